@@ -1,0 +1,14 @@
+"""scorecard.runtime: the model type, loading and scoring, standard library only.
+
+This folder is the leaf of the project: it imports nothing outside the standard library
+and only relative modules, so it still works when copied alone into another project.
+"""
+from .model import GoldenRow, Input, Model, ModelError, Target, Term, Training, dump, dumps, load, loads
+from .score import RowError, decide, format_number, is_missing, predict, score
+from .table import ScoredTable, score_csv
+
+__all__ = [
+    "GoldenRow", "Input", "Model", "ModelError", "Target", "Term", "Training",
+    "dump", "dumps", "load", "loads", "RowError", "decide", "format_number", "is_missing",
+    "predict", "score", "ScoredTable", "score_csv",
+]

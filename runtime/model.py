@@ -1,0 +1,381 @@
+"""The model file: the one definition of MODEL.json (see SPEC.md, "The model file").
+
+Frozen dataclasses mirror the JSON; :func:`loads` validates strictly and every error
+names the field it is about, so a corrupt or hand-edited file is refused with a message
+a user can act on, never accepted half-read. Standard library only.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Union
+
+FORMAT = "scorecard-model"
+VERSION = 1
+
+INPUT_TYPES = ("numeric", "binary", "categorical")
+OPS = ("linear", ">=", "<", "==", "in")
+KINDS = ("linear", "m_of_n")
+
+Number = Union[int, float]
+Value = Union[int, float, str]
+
+
+class ModelError(ValueError):
+    """A model file (or a model built in code) breaks the format; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """The outcome column and which of its values is the positive class (prediction 1)."""
+
+    name: str
+    positive: Value
+
+
+@dataclass(frozen=True)
+class Input:
+    """One column of the data the model reads, by its exact name in the data.
+
+    ``categories`` lists the levels seen in training for a categorical input (informative:
+    an unseen level simply matches no ``==``/``in`` term).
+    """
+
+    name: str
+    type: str
+    categories: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Term:
+    """One row of the scorecard: ``points`` when the condition holds.
+
+    ``op`` is ``linear`` (contributes ``points * value_of_input``), ``>=`` / ``<`` (a
+    threshold on a numeric input), ``==`` (one category or number) or ``in`` (a set of
+    categories). ``label`` is how the row reads on paper.
+    """
+
+    input: str
+    op: str
+    value: Value | tuple[str, ...] | None
+    points: Number
+    label: str
+
+
+@dataclass(frozen=True)
+class Training:
+    """How the model was trained: the certificate that makes "optimal" checkable."""
+
+    solver: str
+    status: str
+    objective: float
+    lower_bound: float
+    gap: float
+    seconds: float
+    train_error: float
+    n_rows: int
+    params: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GoldenRow:
+    """A row with the score and prediction every export must reproduce exactly."""
+
+    row: dict
+    score: Number | None
+    prediction: int | None
+
+
+@dataclass(frozen=True)
+class Model:
+    """A trained scoring system: ``score = intercept + sum(points of terms that apply)``.
+
+    ``missing`` is ``"null"`` (a row lacking a used input has no score) or
+    ``{"impute": {input: value}}`` (the stated training-time value is used instead).
+    """
+
+    kind: str
+    target: Target
+    inputs: tuple[Input, ...]
+    terms: tuple[Term, ...]
+    intercept: Number
+    missing: str | dict = "null"
+    probability: dict | None = None
+    training: Training | None = None
+    golden: tuple[GoldenRow, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_model(self)
+
+    def input(self, name: str) -> Input:
+        for inp in self.inputs:
+            if inp.name == name:
+                return inp
+        raise KeyError(name)
+
+    @property
+    def used_inputs(self) -> tuple[Input, ...]:
+        """The inputs some term reads, in the order of ``inputs``."""
+        used = {t.input for t in self.terms}
+        return tuple(i for i in self.inputs if i.name in used)
+
+    @property
+    def imputed(self) -> dict:
+        """Input name -> value used when the input is missing (empty under ``"null"``)."""
+        return dict(self.missing["impute"]) if isinstance(self.missing, dict) else {}
+
+    @property
+    def threshold(self) -> Number:
+        """Predict positive when the points (without intercept) exceed this number."""
+        return -self.intercept
+
+    @property
+    def rules_needed(self) -> int:
+        """For an M-of-N table: M, the number of true rules that predicts positive."""
+        return int(math.floor(-self.intercept)) + 1
+
+
+def _fail(where: str, what: str) -> None:
+    raise ModelError(f"{where}: {what}")
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_model(m: Model) -> None:
+    if m.kind not in KINDS:
+        _fail("kind", f"must be one of {', '.join(KINDS)}, got {m.kind!r}")
+    if not isinstance(m.target.name, str) or not m.target.name:
+        _fail("target.name", "must be a non-empty string")
+    names: dict[str, Input] = {}
+    for k, inp in enumerate(m.inputs):
+        where = f"inputs[{k}]"
+        if not isinstance(inp.name, str) or inp.name == "":
+            _fail(f"{where}.name", "must be a non-empty string")
+        if inp.name in names:
+            _fail(f"{where}.name", f"duplicate input {inp.name!r}")
+        if inp.type not in INPUT_TYPES:
+            _fail(f"{where}.type", f"must be one of {', '.join(INPUT_TYPES)}, got {inp.type!r}")
+        if inp.categories is not None and not all(isinstance(c, str) for c in inp.categories):
+            _fail(f"{where}.categories", "must be a list of strings")
+        names[inp.name] = inp
+    if not _is_number(m.intercept):
+        _fail("intercept", f"must be a finite number, got {m.intercept!r}")
+    for k, t in enumerate(m.terms):
+        where = f"terms[{k}]"
+        if t.input not in names:
+            _fail(f"{where}.input", f"{t.input!r} is not one of the model's inputs")
+        if t.op not in OPS:
+            _fail(f"{where}.op", f"must be one of {', '.join(OPS)}, got {t.op!r}")
+        if not _is_number(t.points):
+            _fail(f"{where}.points", f"must be a finite number, got {t.points!r}")
+        if not isinstance(t.label, str):
+            _fail(f"{where}.label", "must be a string")
+        kind = names[t.input].type
+        if t.op == "linear":
+            if kind == "categorical":
+                _fail(f"{where}.op", f"'linear' needs a numeric or binary input, {t.input!r} is categorical")
+            if t.value is not None:
+                _fail(f"{where}.value", "must be null for a 'linear' term")
+        elif t.op in (">=", "<"):
+            if kind == "categorical":
+                _fail(f"{where}.op", f"{t.op!r} needs a numeric or binary input, {t.input!r} is categorical")
+            if not _is_number(t.value):
+                _fail(f"{where}.value", f"must be a finite number, got {t.value!r}")
+        elif t.op == "==":
+            ok = isinstance(t.value, str) if kind == "categorical" else _is_number(t.value)
+            if not ok:
+                _fail(f"{where}.value", f"{t.value!r} does not fit the {kind} input {t.input!r}")
+        elif t.op == "in":
+            if kind != "categorical":
+                _fail(f"{where}.op", f"'in' needs a categorical input, {t.input!r} is {kind}")
+            if not isinstance(t.value, tuple) or not t.value or not all(isinstance(v, str) for v in t.value):
+                _fail(f"{where}.value", "must be a non-empty list of category strings")
+    if m.kind == "m_of_n":
+        for k, t in enumerate(m.terms):
+            if t.points != 1 or t.op == "linear":
+                _fail(f"terms[{k}]", "an m_of_n model holds rules (not 'linear') worth exactly 1 point")
+    if isinstance(m.missing, dict):
+        if set(m.missing) != {"impute"} or not isinstance(m.missing["impute"], dict):
+            _fail("missing", 'must be "null" or {"impute": {input: value}}')
+        for name, value in m.missing["impute"].items():
+            if name not in names:
+                _fail(f"missing.impute.{name}", "is not one of the model's inputs")
+            ok = isinstance(value, str) if names[name].type == "categorical" else _is_number(value)
+            if not ok:
+                _fail(f"missing.impute.{name}", f"{value!r} does not fit the {names[name].type} input")
+    elif m.missing != "null":
+        _fail("missing", f'must be "null" or {{"impute": {{...}}}}, got {m.missing!r}')
+    if m.probability is not None and not isinstance(m.probability, dict):
+        _fail("probability", "must be null or an object")
+    for k, g in enumerate(m.golden):
+        if not isinstance(g.row, dict):
+            _fail(f"golden[{k}].row", "must be an object")
+        if g.score is not None and not _is_number(g.score):
+            _fail(f"golden[{k}].score", f"must be a number or null, got {g.score!r}")
+        if g.prediction not in (0, 1, None) or isinstance(g.prediction, bool):
+            _fail(f"golden[{k}].prediction", f"must be 0, 1 or null, got {g.prediction!r}")
+
+
+# ---------------------------------------------------------------------------- JSON
+
+
+def to_dict(model: Model) -> dict:
+    """The model as the JSON-ready dict of the file format."""
+
+    def term(t: Term) -> dict:
+        value = list(t.value) if isinstance(t.value, tuple) else t.value
+        return {"input": t.input, "op": t.op, "value": value, "points": t.points, "label": t.label}
+
+    def inp(i: Input) -> dict:
+        d: dict = {"name": i.name, "type": i.type}
+        if i.categories is not None:
+            d["categories"] = list(i.categories)
+        return d
+
+    out = {
+        "format": FORMAT,
+        "version": VERSION,
+        "kind": model.kind,
+        "target": {"name": model.target.name, "positive": model.target.positive},
+        "inputs": [inp(i) for i in model.inputs],
+        "terms": [term(t) for t in model.terms],
+        "intercept": model.intercept,
+        "missing": model.missing,
+        "probability": model.probability,
+        "training": None,
+        "golden": [{"row": g.row, "score": g.score, "prediction": g.prediction} for g in model.golden],
+    }
+    if model.training is not None:
+        t = model.training
+        out["training"] = {
+            "solver": t.solver, "status": t.status, "objective": t.objective,
+            "lower_bound": t.lower_bound, "gap": t.gap, "seconds": t.seconds,
+            "train_error": t.train_error, "n_rows": t.n_rows, "params": t.params,
+        }
+    return out
+
+
+def dumps(model: Model) -> str:
+    """Canonical JSON text: sorted keys, two-space indent, shortest round-trip floats."""
+    return json.dumps(to_dict(model), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def dump(model: Model, path: str) -> None:
+    """Write the model file atomically (a failed write leaves no partial file)."""
+    import os
+    import tempfile
+
+    text = dumps(model)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".scorecard-", suffix=".json", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _get(d: Mapping, key: str, where: str, types: type | tuple, optional: bool = False) -> Any:
+    if key not in d:
+        if optional:
+            return None
+        _fail(f"{where}{key}", "is missing")
+    value = d[key]
+    if optional and value is None:
+        return None
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in _as_tuple(types)):
+        _fail(f"{where}{key}", f"has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _as_tuple(types: type | tuple) -> tuple:
+    return types if isinstance(types, tuple) else (types,)
+
+
+def from_dict(d: Any) -> Model:
+    """Build a :class:`Model` from parsed JSON, validating every field."""
+    if not isinstance(d, dict):
+        _fail("model", "the file must hold a JSON object")
+    if d.get("format") != FORMAT:
+        _fail("format", f"must be {FORMAT!r}; this is not a scorecard model file")
+    version = d.get("version")
+    if version != VERSION:
+        _fail("version", f"this scorecard reads version {VERSION}, the file is version {version!r}; "
+              "upgrade scorecard or retrain the model")
+    target = _get(d, "target", "", dict)
+    inputs = []
+    for k, raw in enumerate(_get(d, "inputs", "", list)):
+        if not isinstance(raw, dict):
+            _fail(f"inputs[{k}]", "must be an object")
+        cats = _get(raw, "categories", f"inputs[{k}].", list, optional=True)
+        inputs.append(Input(_get(raw, "name", f"inputs[{k}].", str), _get(raw, "type", f"inputs[{k}].", str),
+                            tuple(cats) if cats is not None else None))
+    terms = []
+    for k, raw in enumerate(_get(d, "terms", "", list)):
+        if not isinstance(raw, dict):
+            _fail(f"terms[{k}]", "must be an object")
+        if "value" not in raw:
+            _fail(f"terms[{k}].value", "is missing")
+        value = raw["value"]
+        terms.append(Term(
+            input=_get(raw, "input", f"terms[{k}].", str), op=_get(raw, "op", f"terms[{k}].", str),
+            value=tuple(value) if isinstance(value, list) else value,
+            points=_get(raw, "points", f"terms[{k}].", (int, float)),
+            label=_get(raw, "label", f"terms[{k}].", str)))
+    training = None
+    raw_t = _get(d, "training", "", dict, optional=True)
+    if raw_t is not None:
+        w = "training."
+        training = Training(
+            solver=_get(raw_t, "solver", w, str), status=_get(raw_t, "status", w, str),
+            objective=_get(raw_t, "objective", w, (int, float)),
+            lower_bound=_get(raw_t, "lower_bound", w, (int, float)),
+            gap=_get(raw_t, "gap", w, (int, float)), seconds=_get(raw_t, "seconds", w, (int, float)),
+            train_error=_get(raw_t, "train_error", w, (int, float)), n_rows=_get(raw_t, "n_rows", w, int),
+            params=_get(raw_t, "params", w, dict, optional=True) or {})
+    golden = []
+    for k, raw in enumerate(_get(d, "golden", "", list, optional=True) or []):
+        if not isinstance(raw, dict):
+            _fail(f"golden[{k}]", "must be an object")
+        golden.append(GoldenRow(row=_get(raw, "row", f"golden[{k}].", dict), score=raw.get("score"),
+                                prediction=raw.get("prediction")))
+    if "positive" not in target:
+        _fail("target.positive", "is missing")
+    return Model(
+        kind=_get(d, "kind", "", str),
+        target=Target(_get(target, "name", "target.", str), target["positive"]),
+        inputs=tuple(inputs), terms=tuple(terms),
+        intercept=_get(d, "intercept", "", (int, float)),
+        missing=d.get("missing", "null"),
+        probability=_get(d, "probability", "", dict, optional=True),
+        training=training, golden=tuple(golden))
+
+
+def loads(text: str) -> Model:
+    """Parse and validate model JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ModelError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    return from_dict(data)
+
+
+def load(path: str) -> Model:
+    """Read and validate a model file; errors start with the file's path."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        raise ModelError(f"{path}: no such model file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ModelError(f"{path}: cannot read the model file ({exc})") from None
+    try:
+        return loads(text)
+    except ModelError as exc:
+        raise ModelError(f"{path}: {exc}") from None

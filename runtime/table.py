@@ -1,0 +1,66 @@
+"""Scoring a CSV file with the standard library's ``csv`` module.
+
+Shared by ``python -m scorecard.runtime`` and ``scorecard predict``: the output holds every
+input column unchanged plus ``score`` and ``prediction``; rows that cannot be scored under
+the missing-value policy get empty cells and are counted for the caller to report.
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from typing import Iterator, TextIO
+
+from .model import Model
+from .score import RowError, decide, format_number, score
+
+ADDED = ("score", "prediction")
+
+
+@dataclass(frozen=True)
+class ScoredTable:
+    """How a scoring pass went: rows written and rows left without a score."""
+
+    rows: int
+    unscored: int
+
+
+def read_header(reader: Iterator[list[str]], source: str) -> list[str]:
+    """The CSV header, refusing empty files, duplicate names and clashes with the added columns."""
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise RowError(f"{source}: the file is empty (no header row)") from None
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            raise RowError(f"{source}: column {name!r} appears twice in the header")
+        seen.add(name)
+    for name in ADDED:
+        if name in seen:
+            raise RowError(f"{source}: the data already has a column {name!r}; rename it before scoring")
+    return header
+
+
+def score_csv(model: Model, infile: TextIO, outfile: TextIO, source: str = "DATA") -> ScoredTable:
+    """Read CSV rows from ``infile``, write them with score and prediction to ``outfile``."""
+    reader = csv.reader(infile)
+    header = read_header(reader, source)
+    missing = [i.name for i in model.used_inputs if i.name not in header]
+    if missing:
+        raise RowError(f"{source}: the model needs column {missing[0]!r}, which the data lacks")
+    writer = csv.writer(outfile, lineterminator="\n")
+    writer.writerow(header + list(ADDED))
+    rows = unscored = 0
+    for line_no, cells in enumerate(reader, start=2):
+        if not cells:
+            continue
+        if len(cells) != len(header):
+            raise RowError(f"{source}: line {line_no} has {len(cells)} cells, the header has {len(header)}")
+        try:
+            value = score(model, dict(zip(header, cells)))
+        except RowError as exc:
+            raise RowError(f"{source}: line {line_no}: {exc}") from None
+        rows += 1
+        unscored += value is None
+        writer.writerow(cells + [format_number(value), format_number(decide(value))])
+    return ScoredTable(rows=rows, unscored=unscored)
