@@ -60,7 +60,7 @@ def render(model: Model, name: str, **options: object) -> str | bytes:
     return get(name).render(model, **options)
 
 
-BUILTINS = ("html", "latex", "python", "sql", "onnx")
+BUILTINS = ("html", "latex", "python", "sql", "onnx", "text")
 
 
 def _load_builtins() -> None:

@@ -6,7 +6,9 @@ the value (scikit-learn's way: validate once, at the boundary).
 """
 from __future__ import annotations
 
+import difflib
 import math
+import tomllib
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
@@ -14,6 +16,7 @@ MODELS = ("slim", "mofn", "pilm", "tilm")
 LOSSES = ("zero-one", "logistic", "hinge", "exponential", "quadratic")
 SOLVERS = ("auto", "cbc", "highs", "cplex", "gurobi", "cpsat")
 MISSING = ("null", "drop", "impute")
+DATA_KEYS = ("target", "positive")  # what a config file may say about the data besides TrainConfig
 
 
 class ConfigError(ValueError):
@@ -57,6 +60,22 @@ class TrainConfig:
     threads: int = 1
     seed: int = 0
     verbose: bool = False
+    # The constraint language (trainer/constraints.py, docs/constraints.md): plain TOML
+    # values are turned into its dataclasses and checked by constraints.normalize_config.
+    coefficients: Mapping[str, Any] = field(default_factory=dict)  # input -> coefficient set
+    intercept_set: Any = None  # explicit values of the intercept (Section 2.2)
+    c0_by_input: Mapping[str, float] = field(default_factory=dict)  # per-input C0 (Section 2.4)
+    impute_penalty: bool = True  # imputed input j costs C0 + M_j/N (Section 2.4)
+    at_most_one: tuple = ()  # groups of inputs, at most one used (Section 2.5)
+    requires: tuple = ()  # if any of these inputs is used, then those are too (Section 2.5)
+    hierarchy: tuple = ()  # a leaf input only with its ancestors (Section 2.5)
+    tiers: tuple = ()  # PILM coefficient sets with their own C0 (Section 3.2)
+    cuts: Mapping[str, Any] = field(default_factory=dict)  # M-of-N/TILM thresholds per input
+    max_thresholds: int = 16  # automatic thresholds per numeric input (M-of-N, TILM)
+    negations: bool = True  # M-of-N: offer each rule's negation too
+    c_feature: float | None = None  # TILM C_f, price of each input used (default: c0)
+    c_rule: float | None = None  # TILM C_t, price of each extra rule on an input (default: c0 / 2)
+    max_rules_per_feature: int = 3  # TILM R_max
 
     def __post_init__(self) -> None:
         _check(self.model in MODELS, "--model", self.model, f"one of {', '.join(MODELS)}")
@@ -78,6 +97,7 @@ class TrainConfig:
         if self.max_features is not None and self.min_features is not None:
             _check(self.min_features <= self.max_features, "--min-features", self.min_features,
                    f"at most --max-features ({self.max_features})")
+        _check(isinstance(self.signs, Mapping), "--sign", self.signs, "COL=+ or COL=- (a table of column = sign in TOML)")
         for col, sign in self.signs.items():
             _check(sign in ("+", "-"), "--sign", f"{col}={sign}", "COL=+ or COL=-")
         for name in ("max_fpr", "min_tpr", "max_positive_rate"):
@@ -89,6 +109,9 @@ class TrainConfig:
                "a number of seconds > 0")
         _check(_int(self.threads) and self.threads >= 1, "--threads", self.threads, "an integer >= 1")
         _check(_int(self.seed) and self.seed >= 0, "--seed", self.seed, "an integer >= 0")
+        from .constraints import normalize_config  # imported here: constraints imports ConfigError
+
+        normalize_config(self)
 
     def with_options(self, **changes: Any) -> "TrainConfig":
         """A copy with some options changed (validated again)."""
@@ -100,6 +123,9 @@ class TrainConfig:
         for f in fields(self):
             v = getattr(self, f.name)
             out[f.name] = dict(v) if isinstance(v, Mapping) else list(v) if isinstance(v, tuple) else v
+        from .constraints import plain_params
+
+        out.update(plain_params(self))
         return out
 
 
@@ -114,3 +140,50 @@ def _int(v: Any) -> bool:
 def _check(ok: bool, option: str, value: Any, expected: str) -> None:
     if not ok:
         raise ConfigError(f"{option}: {value!r} is not valid; use {expected}")
+
+
+def option_names() -> tuple[str, ...]:
+    """Every key a config file may hold: the TrainConfig fields and the data keys."""
+    return tuple(f.name for f in fields(TrainConfig)) + DATA_KEYS
+
+
+def load_toml(path: str) -> dict:
+    """The options of a ``--config FILE.toml``, keys as TrainConfig names (``-`` read as ``_``).
+
+    Refuses an unreadable file and an unknown key (naming the closest known one); values
+    are checked where every option is, in :class:`TrainConfig`. Lists become tuples.
+    """
+    try:
+        with open(path, "rb") as fh:
+            raw = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    known = option_names()
+    options: dict = {}
+    for key, value in raw.items():
+        name = key.replace("-", "_")
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
+            raise ConfigError(f"{path}: unknown option {key!r}{hint}")
+        options[name] = tuple(value) if isinstance(value, list) else value
+    return options
+
+
+def merge(file_options: Mapping[str, Any], flags: Mapping[str, Any]) -> dict:
+    """Config-file options overridden by the command-line flags that were given (not None).
+
+    ``signs`` merge per column, so ``--sign A=-`` changes A and keeps the file's other signs.
+    """
+    merged = dict(file_options)
+    for name, value in flags.items():
+        if value is None:
+            continue
+        if name == "signs":
+            value = {**dict(merged.get("signs") or {}), **value}
+        merged[name] = value
+    return merged

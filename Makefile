@@ -1,0 +1,45 @@
+# make demo: set up .venv and run the main job on the bundled breastcancer data
+#            (train, show, predict, export every format, verify the exports).
+# make test: set up .venv and the system programs the tests need, start a throwaway
+#            PostgreSQL, run the test suite.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+SC     := $(VENV)/bin/scorecard
+OUT    := out
+DATA   := examples/breastcancer.csv
+MODEL  := $(OUT)/breastcancer.json
+
+.PHONY: demo test setup system-deps pg-stop clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -e '.[all]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+demo: setup
+	mkdir -p $(OUT)
+	$(SC) train $(DATA) --target Benign --c0 0.025 --time-limit 60 -o $(MODEL)
+	$(SC) show $(MODEL)
+	$(SC) predict $(MODEL) $(DATA) -o $(OUT)/breastcancer-scored.csv
+	$(SC) export $(MODEL) --format html -o $(OUT)/breastcancer.html
+	$(SC) export $(MODEL) --format latex -o $(OUT)/breastcancer.tex
+	$(SC) export $(MODEL) --format python -o $(OUT)/breastcancer.py
+	$(SC) export $(MODEL) --format sql --dialect sqlite -o $(OUT)/breastcancer.sql
+	$(SC) export $(MODEL) --format onnx -o $(OUT)/breastcancer.onnx
+	$(SC) verify $(MODEL) --data $(DATA)
+	@echo "demo: model, scored rows and exports are in $(OUT)/"
+
+system-deps:
+	bash .ci/system-deps.sh
+
+test: setup system-deps
+	eval "$$(bash .ci/postgres.sh)" && $(PY) -m pytest
+
+pg-stop:
+	bash .ci/postgres.sh stop
+
+clean:
+	rm -rf $(OUT) .pytest_cache

@@ -1,0 +1,248 @@
+"""The scorecard as display rows: the one place that decides how a model reads on paper.
+
+Every human-facing format (``html``, ``latex``, the ``text`` of ``scorecard show``) draws
+the same :class:`Card`, so a clinician sees the same numbered rows, points and threshold
+whichever file they hold. Formats only choose symbols and escaping; what the rows *say*
+is decided here:
+
+- Title: ``PREDICT <outcome> IF SCORE > T`` with ``T = -intercept`` (points, without the
+  intercept, are what a reader adds up); an M-of-N table reads ``PREDICT <outcome> IF AT
+  LEAST M OF THE FOLLOWING N RULES ARE TRUE``.
+- Rows keep the order of ``model.terms``: it is the order the model adds in (so every export
+  numbers the rows alike) and the order the trainer or author chose.
+- A condition term's ``label`` is its condition text when non-empty; otherwise the text is
+  built from the term (``age >= 60``, ``odor = none``, ``snoring`` for a binary input equal
+  to 1).
+- ``==``/``in`` terms on one categorical input with the same integer points and disjoint
+  categories merge into one ``in`` row at the first term's place (a value matches at most
+  one of them, so the sum is unchanged; integer points add exactly in any order). Fractional
+  points never merge, so their sum follows the model's term order to the bit.
+- A ``linear`` term on a numeric input reads ``<input> × points``: the exact name of what
+  to measure (not the label, which often already holds the multiplier), times the points.
+  On a binary input it is a plain row worth its points when the input is 1.
+- ``probability`` with a risk table, ``{"table": [{"score": s, "risk": r}, ...]}`` where ``s``
+  is the model's score (intercept included, as ``scorecard predict`` writes it) and ``r`` a
+  probability in [0, 1], is shown as card score (points) -> risk.
+"""
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+
+from scorecard.runtime import Model, Term
+from scorecard.runtime.model import Number
+
+from .registry import ExportError
+
+#: Positive-class values that need no "= value" after the target name in the title.
+_IMPLICIT_POSITIVE = {"1", "true", "yes", "y"}
+
+
+def number_text(value: Number) -> str:
+    """A number as a reader writes it: ``17`` for 17 and 17.0, ``0.5`` for 0.5 (exact)."""
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 2**53:
+            return str(int(value))
+        return repr(value)
+    return str(value)
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters (newlines, terminal escapes) shown as ``[U+XXXX]``."""
+    return "".join(f"[U+{ord(c):04X}]" if unicodedata.category(c) == "Cc" else c for c in text)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One numbered row of the card.
+
+    The condition reads ``subject``, then ``op`` (``""``, ``">="``, ``"<"``, ``"="`` or
+    ``"in"``; formats pick their own symbol), then ``value``. ``multiply`` rows are worth
+    ``points × the input's value``; the others are worth ``points`` when the condition holds.
+    ``terms`` are the model terms the row stands for (more than one when merged).
+    """
+
+    number: int
+    input: str
+    subject: str
+    op: str
+    value: str
+    points: Number
+    multiply: bool
+    terms: tuple[Term, ...]
+
+    def condition(self, symbols: dict[str, str] | None = None) -> str:
+        """The condition as one plain string, ops replaced through ``symbols`` if given."""
+        op = (symbols or {}).get(self.op, self.op)
+        return " ".join(part for part in (self.subject, op, self.value) if part)
+
+    @property
+    def points_text(self) -> str:
+        """``× 4`` for a multiply row, else ``18 points`` / ``1 point`` / ``-8 points``."""
+        n = number_text(self.points)
+        if self.multiply:
+            return f"\u00d7 {n}"
+        return f"{n} point" if n == "1" else f"{n} points"
+
+
+@dataclass(frozen=True)
+class Risk:
+    """One column of the risk table: a card score (points total) and its risk in [0, 1]."""
+
+    score: Number
+    risk: float
+
+    @property
+    def score_text(self) -> str:
+        return number_text(self.score)
+
+    @property
+    def risk_text(self) -> str:
+        """The risk as a percentage with one decimal, e.g. ``12.5%``."""
+        return f"{self.risk * 100:.1f}%"
+
+
+@dataclass(frozen=True)
+class Card:
+    """A model as a scorecard: title, rows, and the notes a reader needs."""
+
+    kind: str
+    outcome: str
+    threshold: Number
+    rules_needed: int
+    rows: tuple[Row, ...]
+    imputed: tuple[tuple[str, str], ...]
+    risks: tuple[Risk, ...]
+
+    @property
+    def is_rules(self) -> bool:
+        """True for an M-of-N rule table (count true rules instead of adding points)."""
+        return self.kind == "m_of_n"
+
+    @property
+    def title(self) -> str:
+        if self.is_rules:
+            return (f"PREDICT {self.outcome} IF AT LEAST {self.rules_needed} OF THE FOLLOWING "
+                    f"{len(self.rows)} RULES ARE TRUE")
+        return f"PREDICT {self.outcome} IF SCORE > {number_text(self.threshold)}"
+
+    @property
+    def total_label(self) -> str:
+        """The caption of the last row, where the reader writes the total."""
+        k = len(self.rows)
+        if self.is_rules:
+            return "COUNT THE RULES THAT ARE TRUE"
+        if k == 0:
+            return "NO ROWS: THE SCORE IS ALWAYS 0"
+        return "ADD POINTS FROM ROW 1" if k == 1 else f"ADD POINTS FROM ROWS 1-{k}"
+
+    def risk_lines(self, most: int = 10) -> list[tuple[Risk, ...]]:
+        """The risk table cut into lines of at most ``most`` columns, as even as possible."""
+        if not self.risks:
+            return []
+        count = -(-len(self.risks) // most)
+        size = -(-len(self.risks) // count)
+        return [self.risks[k:k + size] for k in range(0, len(self.risks), size)]
+
+    @property
+    def missing_note(self) -> str:
+        """How to fill in an unknown value (empty under the ``"null"`` policy)."""
+        if not self.imputed:
+            return ""
+        uses = "; ".join(f"{name}: use {value}" for name, value in self.imputed)
+        return f"If a value is unknown, use the value the model was trained with ({uses})."
+
+
+def outcome_text(model: Model) -> str:
+    """What a positive prediction means: the target name, plus ``= value`` unless 1/true/yes."""
+    name, positive = model.target.name, model.target.positive
+    implicit = (positive is True or (isinstance(positive, (int, float)) and positive == 1)
+                or (isinstance(positive, str) and positive.strip().lower() in _IMPLICIT_POSITIVE))
+    return name if implicit else f"{name} = {positive}"
+
+
+def _single(model: Model, term: Term) -> tuple[str, str, str, bool]:
+    """(subject, op, value, multiply) for one term."""
+    kind = model.input(term.input).type
+    multiply = term.op == "linear" and kind == "numeric"
+    if multiply:
+        return term.input, "", "", True
+    if term.label:
+        return term.label, "", "", False
+    if term.op == "linear":
+        return term.input, "", "", False
+    if term.op == "in":
+        return term.input, "in", "{" + ", ".join(term.value) + "}", False  # type: ignore[arg-type]
+    if term.op == "==" and kind == "binary" and term.value == 1:
+        return term.input, "", "", False
+    op = "=" if term.op == "==" else term.op
+    value = term.value if isinstance(term.value, str) else number_text(term.value)  # type: ignore[arg-type]
+    return term.input, op, value, False
+
+
+def _categories(term: Term) -> tuple[str, ...]:
+    return term.value if term.op == "in" else (term.value,)  # type: ignore[return-value]
+
+
+def _mergeable(model: Model, term: Term) -> bool:
+    return (term.op in ("==", "in") and model.input(term.input).type == "categorical"
+            and isinstance(term.points, int))
+
+
+def _groups(model: Model) -> list[list[Term]]:
+    """Terms grouped into rows, in term order; see the module docstring for the merge rule."""
+    groups: list[list[Term]] = []
+    for term in model.terms:
+        home = None
+        if _mergeable(model, term):
+            for group in groups:
+                first = group[0]
+                seen = {c for t in group for c in _categories(t)}
+                if (_mergeable(model, first) and first.input == term.input
+                        and first.points == term.points and seen.isdisjoint(_categories(term))):
+                    home = group
+                    break
+        if home is None:
+            groups.append([term])
+        else:
+            home.append(term)
+    return groups
+
+
+def _row(model: Model, number: int, group: list[Term]) -> Row:
+    first = group[0]
+    if len(group) == 1:
+        subject, op, value, multiply = _single(model, first)
+    else:
+        categories = [c for t in group for c in _categories(t)]
+        subject, op, value, multiply = first.input, "in", "{" + ", ".join(categories) + "}", False
+    return Row(number=number, input=first.input, subject=subject, op=op, value=value,
+               points=first.points, multiply=multiply, terms=tuple(group))
+
+
+def _risks(model: Model) -> tuple[Risk, ...]:
+    """The risk table of ``model.probability`` (empty when it holds none)."""
+    if not model.probability or "table" not in model.probability:
+        return ()
+    table = model.probability["table"]
+    if not isinstance(table, list):
+        raise ExportError("probability.table: must be a list of {\"score\": s, \"risk\": r}")
+    risks = []
+    for k, entry in enumerate(table):
+        ok = isinstance(entry, dict) and all(
+            isinstance(entry.get(key), (int, float)) and not isinstance(entry.get(key), bool)
+            and math.isfinite(entry[key]) for key in ("score", "risk"))
+        if not ok or not 0 <= entry["risk"] <= 1:
+            raise ExportError(f"probability.table[{k}]: must be {{\"score\": number, \"risk\": number in [0, 1]}}")
+        risks.append(Risk(score=entry["score"] - model.intercept, risk=float(entry["risk"])))
+    return tuple(sorted(risks, key=lambda r: r.score))
+
+
+def card(model: Model) -> Card:
+    """The scorecard of ``model``: what every paper-like format draws."""
+    rows = tuple(_row(model, k, group) for k, group in enumerate(_groups(model), start=1))
+    imputed = tuple((name, value if isinstance(value, str) else number_text(value))
+                    for name, value in model.imputed.items())
+    return Card(kind=model.kind, outcome=outcome_text(model), threshold=model.threshold,
+                rules_needed=model.rules_needed, rows=rows, imputed=imputed, risks=_risks(model))

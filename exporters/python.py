@@ -1,0 +1,82 @@
+"""The ``python`` export: one standard-library ``.py`` file with ``score`` and ``predict``.
+
+The file is rendered from templates/python.py.j2 and follows runtime/score.py exactly: the
+same reading of values (missing = absent, None, blank or NaN; integral numbers as ints), the
+same missing-value policy, and one expression adding the intercept and each term left to
+right in the model's order, so int and float scores are the very values the runtime gives.
+
+Nothing from the model reaches the file as code: input names, categories and labels are
+written only as ``repr`` string literals (labels inside comments, where ``repr`` keeps them
+on one line), and the score reads its inputs into local variables ``x0, x1, ...``. Any
+column name, however hostile, stays data.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+import jinja2
+
+from scorecard.runtime import Input, Model, Term
+from scorecard.runtime.score import coerce
+
+from .registry import Exporter, register
+
+
+@dataclass(frozen=True)
+class Read:
+    """How the score function reads one used input into local variable ``var``."""
+
+    var: str
+    name: str
+    categorical: bool
+    imputed: str | None
+
+
+@dataclass(frozen=True)
+class Line:
+    """One term of the score expression and its label (a safe comment)."""
+
+    code: str
+    label: str
+
+
+def literal(value: object) -> str:
+    """A Python literal for a number, string or tuple of strings (``repr`` round-trips all)."""
+    return repr(value)
+
+
+def _term(term: Term, inp: Input, var: str) -> str:
+    points = literal(term.points)
+    if term.op == "linear":
+        return f"{points} * {var}"
+    if term.op == "in":
+        condition = f"{var} in {literal(tuple(term.value))}"  # type: ignore[arg-type]
+    else:
+        value = term.value if inp.type == "categorical" else coerce(inp, term.value)
+        condition = f"{var} {term.op} {literal(value)}"
+    return f"({points} if {condition} else 0)"
+
+
+def render(model: Model) -> str:
+    """The model as the text of a self-contained Python module."""
+    imputed = model.imputed
+    names = {inp.name: f"x{k}" for k, inp in enumerate(model.used_inputs)}
+    reads = [Read(var=names[inp.name], name=literal(inp.name), categorical=inp.type == "categorical",
+                  imputed=literal(coerce(inp, imputed[inp.name])) if inp.name in imputed else None)
+             for inp in model.used_inputs]
+    lines = [Line(code=_term(t, model.input(t.input), names[t.input]), label=literal(t.label)[1:-1])
+             for t in model.terms]
+    template = resources.files("scorecard.templates").joinpath("python.py.j2").read_text(encoding="utf-8")
+    env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined, autoescape=False)
+    return env.from_string(template).render(
+        kind=model.kind, target=literal(model.target.name), positive=literal(model.target.positive),
+        inputs=[(literal(i.name), literal(i.type)) for i in model.inputs],
+        missing=literal(model.missing), used=[literal(i.name) for i in model.used_inputs],
+        reads=reads, intercept=literal(model.intercept), terms=lines,
+        rules_needed=model.rules_needed if model.kind == "m_of_n" else None)
+
+
+register(Exporter(name="python", suffix=".py", render=render,
+                  description="one standard-library .py file with score(row) and predict(row)"))

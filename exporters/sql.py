@@ -1,0 +1,126 @@
+"""The ``sql`` export: one query that scores every row of a table, for a chosen dialect.
+
+The query reads table ``input`` (``table=`` renames it) and returns all of its columns plus
+``score`` and ``prediction``. It follows runtime/score.py exactly:
+
+- ``score = intercept + term_1 + term_2 + ...`` written left to right in the model's order,
+  so a float score is the same IEEE double Python computes; integer points and an integer
+  intercept are integer literals, so a model over integer columns gives integer scores;
+- a row with a missing value (NULL; NaN where the engine has NaN; an empty or blank text in
+  a categorical column) in an input the model uses gets ``score`` NULL and ``prediction``
+  NULL, never a silent 0; under ``{"impute": ...}`` the stated value is used instead;
+- ``prediction`` is 1 when the score is > 0, else 0.
+
+Every identifier is quoted and qualified with the table alias (so SQLite cannot mistake a
+missing column for a string), and every category is a quoted literal, so any column or
+category name is safe. Numeric inputs must be numeric columns (INTEGER, BIGINT, DOUBLE...);
+a number stored as text compares as text, so cast such columns first.
+"""
+from __future__ import annotations
+
+from scorecard.runtime import Input, Model, Term
+from scorecard.runtime.score import coerce
+
+from .registry import ExportError, Exporter, register
+from .sql_dialects import Dialect, dialect as find_dialect
+
+ROW = "i"
+SCORED = "s"
+
+
+def _label(text: str) -> str:
+    """User text made safe for a ``--`` comment: one line, control characters escaped."""
+    return ascii(text)[1:-1]
+
+
+def _value(d: Dialect, inp: Input, value: object) -> str:
+    """A term's or an imputed value as a literal of the input's type."""
+    if inp.type == "categorical":
+        return d.string(str(value))
+    return d.number(coerce(inp, value))  # type: ignore[arg-type]
+
+
+def _missing(d: Dialect, inp: Input, column: str) -> str:
+    """A condition true when ``column`` holds no value for ``inp``."""
+    if inp.type == "categorical":
+        return f"{column} IS NULL OR TRIM({column}) = ''"
+    nan = d.is_nan(column)
+    return f"{column} IS NULL" if nan is None else f"{column} IS NULL OR {nan}"
+
+
+def _reference(d: Dialect, model: Model, inp: Input) -> str:
+    """How the query reads an input: the column, or the imputed value when it is missing."""
+    column = f"{ROW}.{d.ident(inp.name)}"
+    imputed = model.imputed
+    if inp.name not in imputed:
+        return column
+    return f"(CASE WHEN {_missing(d, inp, column)} THEN {_value(d, inp, imputed[inp.name])} ELSE {column} END)"
+
+
+def _term(d: Dialect, inp: Input, term: Term, x: str) -> str:
+    """The points one term adds, as SQL."""
+    points = d.number(term.points)
+    if term.op == "linear":
+        return f"{points} * {x}"
+    if term.op == "in":
+        condition = f"{x} IN ({', '.join(d.string(v) for v in term.value)})"  # type: ignore[union-attr]
+    else:
+        op = "=" if term.op == "==" else term.op
+        condition = f"{x} {op} {_value(d, inp, term.value)}"
+    return f"CASE WHEN {condition} THEN {points} ELSE 0 END"
+
+
+def score_expression(model: Model, d: Dialect) -> str:
+    """The score of one row of alias ``i`` as a SQL expression (NULL when unscorable)."""
+    refs = {inp.name: _reference(d, model, inp) for inp in model.used_inputs}
+    lines = [d.number(model.intercept)]
+    for term in model.terms:
+        inp = model.input(term.input)
+        lines.append(f"+ {_term(d, inp, term, refs[inp.name])}  -- {_label(term.label)}")
+    total = "\n        ".join(lines)
+    tests = [_missing(d, inp, f"{ROW}.{d.ident(inp.name)}")
+             for inp in model.used_inputs if inp.name not in model.imputed]
+    if not tests:
+        return f"(\n        {total}\n    )"
+    any_missing = "\n           OR ".join(tests)
+    return (f"CASE WHEN {any_missing}\n    THEN NULL  -- a used input is missing: no score\n"
+            f"    ELSE\n        {total}\n    END")
+
+
+def _policy(model: Model) -> str:
+    text = "a row missing a used input gets score NULL and prediction NULL"
+    if model.imputed:
+        text += ", except these inputs, which take the stated value: " + _label(repr(model.imputed))
+    return text
+
+
+def render(model: Model, dialect: str = "ansi", table: str = "input", view: str | None = None) -> str:
+    """The scoring query (or ``CREATE VIEW view AS`` the query) as SQL text."""
+    d = find_dialect(dialect)
+    for clash in ("score", "prediction"):
+        if any(inp.name == clash for inp in model.inputs):
+            raise ExportError(f"input {clash!r} clashes with the column the query adds; rename it")
+    query = (
+        f"SELECT {SCORED}.*,\n"
+        f"    CASE WHEN {SCORED}.\"score\" IS NULL THEN NULL WHEN {SCORED}.\"score\" > 0 THEN 1 ELSE 0 END"
+        f" AS \"prediction\"\n"
+        f"FROM (\n"
+        f"  SELECT {ROW}.*,\n"
+        f"    {score_expression(model, d)} AS \"score\"\n"
+        f"  FROM {d.ident(table)} AS {ROW}\n"
+        f") AS {SCORED}"
+    )
+    if view is not None:
+        query = f"CREATE VIEW {d.ident(view)} AS\n{query}"
+    header = [
+        f"-- scorecard {model.kind} model for {_label(model.target.name)} (positive: {_label(str(model.target.positive))})",
+        f"-- dialect: {d.name}; reads table {_label(table)}; returns its columns plus score and prediction",
+        f"-- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0",
+        f"-- missing values: {_policy(model)}",
+        "-- numeric inputs must be numeric columns (cast numbers stored as text first)",
+    ]
+    return "\n".join(header) + "\n" + query + ";\n"
+
+
+register(Exporter(name="sql", suffix=".sql", render=render,
+                  description="one SQL query over table 'input' adding score and prediction"))

@@ -1,0 +1,97 @@
+"""The scorecard as plain text: what ``scorecard show`` prints (and the ``text`` export).
+
+It draws the same :class:`~scorecard.exporters.layout.Card` as the HTML and LaTeX exports,
+in columns padded by display width (so accented and CJK names line up in a terminal), and
+adds how the model was trained: the solver's certificate that makes "optimal" checkable.
+Control characters in names are shown as ``[U+XXXX]`` so a column name cannot drive the
+terminal.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+from scorecard.runtime import Model, Training
+
+from .layout import Card, card, number_text, visible
+from .registry import Exporter, register
+
+BLANK = "......"
+WIDTH = 78
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a terminal (wide East Asian characters take two)."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in text)
+
+
+def pad(text: str, columns: int) -> str:
+    return text + " " * max(0, columns - width(text))
+
+
+def _rows(c: Card) -> list[str]:
+    numbers = [f"{row.number}." for row in c.rows]
+    conditions = [visible(row.condition()) for row in c.rows]
+    num_w = max((len(n) for n in numbers), default=2)
+    cond_w = max([width(t) for t in conditions] + [width(c.total_label)])
+    indent = "  "
+    lines = []
+    if c.is_rules:
+        for n, cond in zip(numbers, conditions):
+            lines.append(f"{indent}{n.rjust(num_w)}  {pad(cond, cond_w)}  [ ]")
+        lines.append(f"{indent}{' ' * num_w}  {'-' * (cond_w + 5)}")
+        lines.append(f"{indent}{' ' * num_w}  {pad(c.total_label, cond_w)}  = {BLANK}")
+        return lines
+    points = [row.points_text for row in c.rows]
+    pts_w = max([width(p) for p in points] + [len("SCORE")])
+    for k, (n, cond, pts) in enumerate(zip(numbers, conditions, points)):
+        plus = " " if k == 0 else "+"
+        lines.append(f"{indent}{n.rjust(num_w)}  {pad(cond, cond_w)}  {pad(pts, pts_w)}  {plus} {BLANK}")
+    lines.append(f"{indent}{' ' * num_w}  {'-' * (cond_w + pts_w + 4 + 2 + len(BLANK))}")
+    lines.append(f"{indent}{' ' * num_w}  {pad(c.total_label, cond_w)}  {pad('SCORE', pts_w)}  = {BLANK}")
+    return lines
+
+
+def _risk_lines(c: Card) -> list[str]:
+    col = max(max(len(r.score_text), len(r.risk_text)) for r in c.risks) + 2
+    lines = ["RISK BY SCORE"]
+    for chunk in c.risk_lines(max(1, (WIDTH - 10) // col)):
+        lines.append("  score   " + "".join(r.score_text.rjust(col) for r in chunk))
+        lines.append("  risk    " + "".join(r.risk_text.rjust(col) for r in chunk))
+    return lines
+
+
+def _training_lines(t: Training) -> list[str]:
+    def g(x: float) -> str:
+        return f"{x:.6g}"
+
+    params = ", ".join(f"{k}={v}" for k, v in sorted(t.params.items())) or "(none)"
+    fields = [
+        ("solver", t.solver), ("status", t.status), ("objective", g(t.objective)),
+        ("lower bound", g(t.lower_bound)), ("gap", f"{g(t.gap)} ({t.gap * 100:.2f}%)"), ("time", f"{t.seconds:.1f} s"),
+        ("train error", f"{g(t.train_error)} ({t.train_error * 100:.1f}%)"), ("rows", str(t.n_rows)),
+        ("params", params),
+    ]
+    return ["HOW IT WAS TRAINED"] + [f"  {name:<12} {visible(value)}" for name, value in fields]
+
+
+def render_text(model: Model) -> str:
+    """The scorecard of ``model`` as plain text, with how it was trained when known."""
+    c = card(model)
+    blocks = [[visible(c.title), ""] + _rows(c)]
+    notes = []
+    if c.missing_note:
+        notes.append(visible(c.missing_note))
+    total = "rules true" if c.is_rules else "points total"
+    sign = "-" if model.intercept < 0 else "+"
+    notes.append(f"Model score = {total} {sign} {number_text(abs(model.intercept))} (the score column of "
+                 f"`scorecard predict`); it predicts {visible(c.outcome)} when > 0.")
+    blocks.append(notes)
+    if c.risks:
+        blocks.append(_risk_lines(c))
+    if model.training is not None:
+        blocks.append(_training_lines(model.training))
+    return "\n\n".join("\n".join(block) for block in blocks) + "\n"
+
+
+register(Exporter("text", ".txt", render_text, "the scorecard as plain text, as `scorecard show` prints it"))

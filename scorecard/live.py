@@ -1,0 +1,50 @@
+"""Live solver progress on the terminal: incumbent, bound, gap and time, updated in place.
+
+Quiet when standard error is not a terminal (pipes, CI logs), so logs stay clean.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+
+class LiveProgress:
+    """A ``progress`` callback for :func:`scorecard.trainer.fit.train` that redraws one line.
+
+    Redraws at most every ``interval`` seconds; :meth:`close` ends the line.
+    """
+
+    def __init__(self, stream: TextIO | None = None, interval: float = 0.2) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.interval = interval
+        self._last = 0.0
+        self._drawn = False
+
+    def __call__(self, event) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self._last < self.interval:
+            return
+        self._last = now
+        self.stream.write("\r" + describe(event) + "\x1b[K")
+        self.stream.flush()
+        self._drawn = True
+
+    def close(self) -> None:
+        if self._drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._drawn = False
+
+
+def describe(event) -> str:
+    """One line for a progress event: ``solving  12.3s  best 0.0321  bound 0.0290  gap 9.7%``."""
+    def num(v) -> str:
+        return "-" if v is None else f"{v:.4g}"
+
+    gap = "-" if event.gap is None else f"{100 * event.gap:.1f}%"
+    message = f"  {event.message}" if getattr(event, "message", None) else ""
+    return f"solving {event.elapsed:6.1f}s  best {num(event.incumbent)}  bound {num(event.bound)}  gap {gap}{message}"

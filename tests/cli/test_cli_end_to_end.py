@@ -1,0 +1,101 @@
+"""train -> show -> predict -> cv on the bundled breastcancer data, with short time limits."""
+from __future__ import annotations
+
+import csv
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from scorecard.runtime import load, score
+
+from testdata import EXAMPLES
+
+DATA = EXAMPLES / "breastcancer.csv"
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """One model trained through the CLI, shared by the tests of this module."""
+    from scorecard.cli import main
+
+    folder = tmp_path_factory.mktemp("bc")
+    path = folder / "model.json"
+    code = main(["train", str(DATA), "--target", "Benign", "--c0", "0.025", "--time-limit", "5",
+                 "-o", str(path)])
+    assert code == 0
+    return path
+
+
+def test_train_writes_a_model_that_beats_the_majority_class(trained):
+    model = load(str(trained))
+    assert model.target.name == "Benign" and model.training is not None
+    assert model.training.n_rows == 683 and model.training.train_error < 0.1
+    assert all(isinstance(t.points, int) for t in model.terms)
+    assert json.loads(trained.read_text())["training"]["params"]["c0"] == 0.025
+
+
+def test_train_prints_one_summary_line_and_nothing_live_off_a_terminal(cli, tmp_path):
+    out = tmp_path / "m.json"
+    run = cli("train", DATA, "--target", "Benign", "--max-features", "1", "--time-limit", "3", "-o", out)
+    assert run.code == 0, run.err
+    assert run.err.count("\n") == 1 and "train error" in run.err and str(out) in run.err
+    assert "\r" not in run.err
+    assert len(load(str(out)).terms) <= 1
+
+
+def test_show_prints_the_terms_and_the_training(cli, trained):
+    run = cli("show", trained)
+    model = load(str(trained))
+    assert run.code == 0
+    for term in model.terms:
+        assert term.input in run.out
+    assert model.training.status in run.out
+
+
+def test_predict_scores_every_row_like_the_runtime(cli, trained, tmp_path):
+    out = tmp_path / "scored.csv"
+    assert cli("predict", trained, DATA, "-o", out).code == 0
+    model = load(str(trained))
+    with open(out, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 683
+    for row in rows:
+        assert row["score"] == str(score(model, row))
+        assert row["prediction"] == str(int(score(model, row) > 0))
+
+
+def test_infeasible_constraints_exit_3_with_no_model(cli, tmp_path):
+    out = tmp_path / "m.json"
+    run = cli("train", DATA, "--target", "Benign", "--max-fpr", "0", "--min-tpr", "1", "--max-features", "1",
+              "--time-limit", "10", "-o", out)
+    assert run.code == 3, run.err
+    assert run.err.startswith("error: ") and not out.exists()
+
+
+def test_config_file_options_apply_and_flags_win(cli, write, tmp_path):
+    config = write("c.toml", 'target = "Benign"\nmax_features = 3\ntime_limit = 100\n[signs]\nBareNuclei = "+"\n')
+    out = tmp_path / "m.json"
+    run = cli("train", DATA, "--config", config, "--max-features", "2", "--time-limit", "3", "-o", out)
+    assert run.code == 0, run.err
+    params = load(str(out)).training.params
+    assert params["max_features"] == 2 and params["time_limit"] == 3 and params["signs"] == {"BareNuclei": "+"}
+    assert all(t.points >= 0 for t in load(str(out)).terms if t.input == "BareNuclei")
+
+
+def test_cv_prints_every_fold_and_writes_csv_and_svg(cli, tmp_path):
+    table, plot = tmp_path / "cv.csv", tmp_path / "cv.svg"
+    run = cli("cv", DATA, "--target", "Benign", "--folds", "2", "--c0-grid", "0.01,0.1", "--max-features", "3",
+              "--time-limit", "2", "-o", table, "--plot", plot)
+    assert run.code == 0, run.err
+    with open(table, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["fold"] for r in rows] == ["1", "2", "all"] * 2
+    assert {r["c0"] for r in rows} == {"0.01", "0.1"}
+    for r in rows:
+        assert 0 <= float(r["test_error"]) < 0.5 and 0 <= float(r["train_error"]) < 0.5
+        assert r["status"] and float(r["size"]) <= 3
+    assert run.out.count("\n") == 1 + len(rows)
+    svg = ET.parse(plot).getroot()
+    assert svg.tag.endswith("svg")
+    assert len([e for e in svg.iter() if e.tag.endswith("polyline")]) == 2

@@ -1,0 +1,129 @@
+"""The html export as a user meets it: printed by Chromium, and used as a calculator.
+
+One headless Chromium run per model prints the page to PDF and, through the page's
+``#rows=`` address, scores the model's golden rows with the page's own script.
+"""
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from typing import Callable
+
+import pytest
+
+from engines import Elements, chromium, pdf_info, pdf_text, squash
+from paper_models import ALL, HOSTILE, hostile
+from scorecard.exporters.html import SYMBOLS, render_html, script_json
+from scorecard.exporters.layout import card
+from scorecard.runtime import Model, predict, score
+
+
+@dataclass(frozen=True)
+class Printed:
+    """One model's page, its printout and what its script computed."""
+
+    model: Model
+    rows: list[dict]
+    html: str
+    pages: int
+    text: str
+    dom: Elements
+
+
+@pytest.fixture(scope="session")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Printed]:
+    folder = tmp_path_factory.mktemp("html")
+    done: dict[str, Printed] = {}
+
+    def get(name: str) -> Printed:
+        if name not in done:
+            model = ALL[name]()
+            rows = [g.row for g in model.golden] + [{}]
+            html = render_html(model)
+            page = folder / f"{name}.html"
+            page.write_text(html, encoding="utf-8")
+            pdf = folder / f"{name}.pdf"
+            dom = chromium(page, pdf, rows, folder / "profile")
+            done[name] = Printed(model, rows, html, int(pdf_info(pdf)["Pages"]), pdf_text(pdf), Elements(dom))
+        return done[name]
+
+    return get
+
+
+def narrow(text: str) -> str:
+    """``squash`` without wide (CJK, emoji) characters: pdftotext places text of fallback
+    fonts out of reading order, and this machine may have no emoji font at all."""
+    return "".join(c for c in squash(text) if unicodedata.east_asian_width(c) not in "WF")
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_prints_on_one_page(printed, name):
+    assert printed(name).pages == 1
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_printout_shows_title_rows_and_points(printed, name):
+    p = printed(name)
+    c = card(p.model)
+    text = narrow(p.text)
+    assert narrow(c.title) in text
+    assert narrow(c.total_label) in text
+    for row in c.rows:
+        assert narrow(f"{row.number}.") in text
+        assert narrow(row.condition(SYMBOLS)) in text
+        if not c.is_rules:
+            assert narrow(row.points_text) in text
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_calculator_scores_rows_like_the_runtime(printed, name):
+    p = printed(name)
+    computed = json.loads(p.dom.text["batch"])
+    expected = [[score(p.model, row), predict(p.model, row)] for row in p.rows]
+    assert computed == expected
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_page_makes_no_network_reference(name):
+    html = render_html(ALL[name]())
+    lowered = html.lower()
+    for needle in ("http", "src=", "href=", "url(", "@import", "//"):
+        assert needle not in lowered
+
+
+def test_hostile_names_print_as_text_and_never_run(printed):
+    p = printed("hostile")
+    text = squash(p.text)
+    for visible in ('</script><script>alert("x")</script>', "<!--", "é", "ü", "猫", "a--b", "<<c>>",
+                    "%$#_{}~^\\'q'"):
+        assert squash(visible) in text
+    for dom in (Elements(p.html), p.dom):
+        scripts = [attrs for tag, attrs in dom.tags if tag == "script"]
+        assert len(scripts) == 2
+        assert scripts[0] == {"type": "application/json", "id": "scorecard-model"}
+
+
+def test_model_data_cannot_close_its_script_block():
+    text = script_json({"name": "</script><!-- & \u2028"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"name": "</script><!-- & \u2028"}
+
+
+def test_risk_table_is_printed_by_card_score(printed):
+    text = squash(printed("sleep_apnea").text)
+    assert squash("RISK OF OSA or UARS BY SCORE") in text
+    assert squash("SCORE 0 4 8 12") in text
+    assert squash("RISK 4.0% 7.6%") in text
+
+
+def test_imputed_values_are_stated_on_the_card(printed):
+    assert squash("If a value is unknown, use the value the model was trained with (body mass index: use 27.5)") \
+        in squash(printed("sleep_apnea").text)
+
+
+def test_hostile_title_is_escaped_in_the_source():
+    html = render_html(hostile())
+    assert "<script>alert" not in html
+    assert "&lt;/script&gt;&lt;script&gt;alert(&#34;x&#34;)" in html
+    assert HOSTILE not in html

@@ -1,0 +1,91 @@
+"""The latex export compiled by pdflatex, as a user would: one page, the same card."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import pytest
+
+from engines import pdf_info, pdf_text, pdflatex, squash
+from paper_models import ALL, breastcancer
+from scorecard.exporters.latex import render_latex, tex
+from scorecard.exporters.layout import card
+from scorecard.exporters.registry import ExportError
+
+
+@dataclass(frozen=True)
+class Compiled:
+    info: dict[str, str]
+    text: str
+
+
+@pytest.fixture(scope="session")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Compiled]:
+    folder = tmp_path_factory.mktemp("latex")
+    done: dict[tuple[str, str], Compiled] = {}
+
+    def get(name: str, paper: str = "letter") -> Compiled:
+        if (name, paper) not in done:
+            source = folder / f"{name}-{paper}.tex"
+            source.write_text(render_latex(ALL[name](), paper=paper), encoding="utf-8")
+            pdf = pdflatex(source)
+            done[name, paper] = Compiled(pdf_info(pdf), pdf_text(pdf))
+        return done[name, paper]
+
+    return get
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_compiles_to_one_page(compiled, name):
+    assert compiled(name).info["Pages"] == "1"
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_pdf_shows_title_rows_and_points(compiled, name):
+    c = card(ALL[name]())
+    text = squash(compiled(name).text)
+    assert squash(c.title.replace("猫", "[U+732B]").replace("🙂", "[U+1F642]")) in text
+    assert squash(c.total_label) in text
+    for row in c.rows:
+        condition = row.condition({">=": "\u2265"}).replace("猫", "[U+732B]").replace("🙂", "[U+1F642]")
+        assert squash(f"{row.number}.") in text
+        assert squash(condition) in text
+        if not c.is_rules:
+            assert squash(row.points_text) in text
+
+
+def test_specials_and_accents_print_literally(compiled):
+    text = squash(compiled("hostile").text)
+    for literal in ('</script><script>alert("x")</script>&<!--éü', "%$#_{}~^\\'q'", "a--b", "<<c>>", ",,d", "[e]"):
+        assert squash(literal) in text
+
+
+def test_characters_without_a_glyph_show_their_code_point_and_a_note(compiled):
+    text = squash(compiled("hostile").text)
+    assert "[U+732B][U+1F642]" in text
+    assert squash("Names with characters pdflatex cannot print show them as [U+code point]") in text
+    assert "[U+" not in squash(compiled("breastcancer").text)
+
+
+def test_risk_table_and_missing_note(compiled):
+    text = squash(compiled("sleep_apnea").text)
+    assert squash("SCORE 0 4 8 12") in text
+    assert squash("RISK 4.0% 7.6%") in text
+    assert squash("(body mass index: use 27.5)") in text
+
+
+def test_a4_paper(compiled):
+    info = compiled("long_card", "a4")
+    assert info.info["Pages"] == "1"
+    assert "A4" in info.info["Page size"]
+
+
+def test_unknown_paper_is_refused():
+    with pytest.raises(ExportError, match="paper"):
+        render_latex(breastcancer(), paper="legal")
+
+
+def test_accents_decompose_before_falling_back_to_code_points():
+    assert tex("ǅ ﬁ") == "Dž fi"
+    assert tex("Ω") == r"\scchar{03A9}"
+    assert tex("e\u0301") == "é"

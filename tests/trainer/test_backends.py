@@ -1,0 +1,141 @@
+"""Every backend returns the same optimum: warm starts and backends change speed only.
+
+The reference is brute force: every integer model of a tiny problem, scored with
+``SlimProblem.objective`` (the runtime's rule, score > 0).
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorecard.trainer.backends import auto, cpsat, enumerate as exhaustive
+from scorecard.trainer.backends.sweep import Sweeper
+from scorecard.trainer.config import TrainConfig
+from scorecard.trainer.data import prepare
+from scorecard.trainer.fit import fit_problem, train
+from scorecard.trainer.resolve import constrained_problem, design_for
+from scorecard.trainer.warmstart import warm_start
+
+from slimdata import tiny
+from testdata import SHARED
+
+SMALL = dict(coef_min=-2, coef_max=2, intercept_min=-5, intercept_max=5)
+
+
+def problem_of(frame: pd.DataFrame, **options):
+    data = prepare(frame, "y")
+    config = TrainConfig(**options)
+    return constrained_problem(design_for(data, config), data, config), config
+
+
+def brute_force(problem) -> float:
+    """The least objective over every coefficient vector and intercept in the box."""
+    ranges = [range(int(lo), int(hi) + 1) for lo, hi in zip(problem.coef_lo, problem.coef_hi)]
+    best = np.inf
+    for coef in itertools.product(*ranges):
+        coef = np.array(coef)
+        if problem.max_features is not None and np.count_nonzero(coef) > problem.max_features:
+            continue
+        for b in range(problem.intercept_lo, problem.intercept_hi + 1):
+            best = min(best, problem.objective(coef, b))
+    return best
+
+
+def real_valued(seed: int = 5, n: int = 30) -> pd.DataFrame:
+    """One-decimal and thirds-valued features (like heart's), a noisy label."""
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({"a": rng.integers(0, 30, n) / 10, "b": rng.integers(-6, 7, n) / 3,
+                          "c": rng.integers(0, 2, n).astype(float)})
+    frame["y"] = ((frame.a - frame.b + frame.c - 1.2 + rng.normal(0, 0.7, n)) > 0).astype(int)
+    return frame
+
+
+CASES = [
+    pytest.param(tiny(seed=3), dict(c0=0.05, **SMALL), id="integer"),
+    pytest.param(tiny(seed=8), dict(c0=0.01, max_features=2, **SMALL), id="max-features"),
+    pytest.param(tiny(seed=4), dict(c0=0.02, signs={"f1": "+"}, **SMALL), id="sign"),
+    pytest.param(real_valued(), dict(c0=0.02, **SMALL), id="real-valued"),
+]
+
+
+@pytest.mark.parametrize("frame, options", CASES)
+def test_exhaustive_search_finds_the_brute_force_optimum(frame, options):
+    problem, _ = problem_of(frame, **options)
+    start = warm_start(problem, seconds=0.0)
+    plan = exhaustive.plan(problem, start.objective)
+    result = exhaustive.search(problem, start, plan)
+    assert result.status == "optimal"
+    assert result.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
+    assert result.lower_bound == pytest.approx(result.incumbent.objective)
+
+
+@pytest.mark.parametrize("frame, options", CASES)
+def test_auto_and_the_mip_agree_with_brute_force(frame, options):
+    problem, config = problem_of(frame, **options)
+    expected = brute_force(problem)
+    out = auto.solve(problem, time_limit=30)
+    assert out.status == "optimal"
+    assert out.incumbent.objective == pytest.approx(expected, abs=1e-12)
+    if problem.gamma_exact:  # the PuLP IP is exact only with an exact margin
+        coef, intercept, result = fit_problem(problem, config.with_options(solver="cbc", time_limit=30))
+        assert result.status == "optimal"
+        assert problem.objective(coef, intercept) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.skipif(not cpsat.available(), reason="OR-Tools is not installed")
+@pytest.mark.parametrize("frame, options", CASES)
+def test_cpsat_agrees_with_brute_force(frame, options):
+    problem, _ = problem_of(frame, **options)
+    result = cpsat.solve(problem, None, time_limit=30, threads=1)
+    assert result.status == "optimal"
+    assert result.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
+
+
+def test_best_intercept_sweep_matches_trying_every_intercept():
+    problem, _ = problem_of(real_valued(seed=11, n=25), c0=0.01, **SMALL)
+    rng = np.random.default_rng(0)
+    coefs = rng.integers(-2, 3, size=(40, problem.n_columns))
+    loss, intercept = Sweeper(problem).best_intercepts(coefs)
+    for c, l, b in zip(coefs, loss, intercept):
+        assert problem.loss(c, int(b)) == pytest.approx(l)
+        best = min(problem.loss(c, k) for k in range(problem.intercept_lo, problem.intercept_hi + 1))
+        assert l == pytest.approx(best)
+
+
+@pytest.mark.skipif(not (SHARED / "bankruptcy.csv").exists(), reason="shared datasets not on this machine")
+def test_auto_proves_the_same_optimum_as_cbc_on_bankruptcy():
+    data = prepare(pd.read_csv(SHARED / "bankruptcy.csv"), "NotBankrupt")
+    ours = train(data, TrainConfig(solver="auto", time_limit=60))
+    cbc = train(data, TrainConfig(solver="cbc", time_limit=60))
+    assert ours.training.status == cbc.training.status == "optimal"
+    assert ours.training.solver == "auto:enumerate"
+    assert ours.training.objective == pytest.approx(cbc.training.objective, abs=1e-12)
+
+
+def _interrupt_after(seconds: float) -> threading.Timer:
+    """Ctrl-C (SIGINT to this process) after ``seconds``, as a user pressing it."""
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+@pytest.mark.skipif(not (SHARED / "heart.csv").exists(), reason="shared datasets not on this machine")
+def test_ctrl_c_returns_the_incumbent_as_interrupted():
+    data = prepare(pd.read_csv(SHARED / "heart.csv"), "Disease")
+    config = TrainConfig(solver="auto", time_limit=120)
+    problem = constrained_problem(design_for(data, config), data, config)
+    timer = _interrupt_after(2.0)
+    try:
+        out = auto.solve(problem, time_limit=120)
+    finally:
+        timer.cancel()
+    assert out.status == "interrupted"
+    assert out.incumbent.objective == pytest.approx(problem.objective(out.incumbent.coef, out.incumbent.intercept))
+    assert out.incumbent.objective < 0.2  # the warm start's model, not an empty one
+    assert out.gap is not None and out.gap > 0

@@ -1,0 +1,134 @@
+"""trainer.data: reading, typing and the one-line errors a user sees for bad data."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorecard.trainer.data import DataError, prepare, read_table
+
+from testdata import shared_datasets
+
+
+def load(path, target="y", **kw):
+    return prepare(read_table(str(path)), target, source=str(path), **kw)
+
+
+def test_breastcancer_is_read_as_integer_features_with_benign_positive(breastcancer):
+    data = load(breastcancer, "Benign")
+    assert data.frame.shape == (683, 9)
+    assert data.target.positive == 1
+    assert {i.type for i in data.inputs} == {"numeric"}
+    assert int((data.y == 1).sum()) == 239 and set(data.y.tolist()) == {-1, 1}
+
+
+@pytest.mark.parametrize("labels, positive, expected, y", [
+    (("0", "1"), None, 1, [-1, 1]), (("-1", "1"), None, 1, [-1, 1]), (("true", "false"), None, "true", [1, -1]),
+    (("False", "True"), None, "True", [-1, 1]), (("no", "yes"), "yes", "yes", [-1, 1]),
+    (("0", "1"), "0", 0, [1, -1]), (("1.0", "0.0"), "1", 1, [1, -1]),
+])
+def test_target_codings(write, labels, positive, expected, y):
+    path = write("d.csv", "y,x\n" + "".join(f"{lab},{k}\n" for k, lab in enumerate(labels * 2)))
+    data = load(path, positive=positive)
+    assert data.target.positive == expected
+    assert data.y.tolist() == y * 2
+
+
+def test_empty_cells_alone_are_missing_and_na_text_is_a_category(write):
+    path = write("d.csv", "y,c,n\n1,NA,1\n0,null,\n1,NA,3\n")
+    data = load(path, missing="impute")
+    assert data.frame["c"].tolist() == ["NA", "null", "NA"]
+    assert data.missing_counts == {"n": 1}
+    assert data.imputed == {"n": 2}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "the file is empty"),
+    ("y,x\n", "has a header but no data rows"),
+    ("y,x,x\n1,2,3\n", "column 'x' appears twice"),
+    ("y,x\n1,2\n0,3,4\n", "line 3 has 3 cells, the header has 2"),
+    ("y,x\n1,2\n0,inf\n", "column 'x' holds 'inf' on line 3"),
+    ("y,x\n1,-inf\n0,2\n", "column 'x' holds '-inf' on line 2"),
+    ("y,x\n1,nan\n0,2\n", "column 'x' holds 'nan'"),
+    ("y,x\n1,1\n1,2\n", "holds one class only ('1')"),
+    ("y,x\n1,1\n0,2\n2,3\n", "holds 3 classes"),
+    ("y,x\nyes,1\nno,2\n", "say which is positive with --positive yes or --positive no"),
+    ("y,x\n1,1\n,2\n0,1\n", "target column 'y' has 1 missing values (first on line 3)"),
+    ("y\n1\n0\n", "no feature columns"),
+    ("y,x\n1,1\n0,\n", "column 'x' has 1 missing values; use --missing drop"),
+    ("y,score\n1,1\n0,2\n", "column 'score' clashes"),
+])
+def test_bad_data_is_refused_in_one_line_naming_the_problem(write, text, message):
+    path = write("bad.csv", text)
+    with pytest.raises(DataError) as err:
+        load(path)
+    assert message in str(err.value)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_missing_file_and_unknown_target_suggest_a_fix(write, tmp_path):
+    with pytest.raises(DataError, match="no such file"):
+        read_table(str(tmp_path / "nope.csv"))
+    path = write("d.csv", "Outcome,x\n1,1\n0,2\n")
+    with pytest.raises(DataError, match="no column 'outcom'; did you mean 'Outcome'"):
+        load(path, "outcom")
+
+
+def test_positive_must_be_a_value_of_the_target(write):
+    path = write("d.csv", "y,x\nyes,1\nno,2\n")
+    with pytest.raises(DataError, match="--positive 'maybe' is not a value of column 'y'"):
+        load(path, positive="maybe")
+
+
+def test_a_text_value_among_numbers_makes_the_column_categorical_with_a_note(write):
+    path = write("d.csv", "y,x\n1,1\n0,2\n1,3\n0,n/a\n")
+    data = load(path)
+    assert data.inputs[0].type == "categorical"
+    assert data.inputs[0].categories == ("1", "2", "3", "n/a")
+    assert "'n/a' on line 5 is not a number" in data.notes[0]
+
+
+def test_binary_numeric_and_categorical_typing(write):
+    path = write("d.csv", "y,b,n,c\n1,0,1.5,a\n0,1,2,b\n1,1,-3,a\n")
+    data = load(path)
+    assert [i.type for i in data.inputs] == ["binary", "numeric", "categorical"]
+    assert data.frame["n"].dtype == np.float64 and data.frame["c"].tolist() == ["a", "b", "a"]
+
+
+def test_drop_reports_dropped_rows_and_keeps_labels_aligned(write):
+    path = write("d.csv", "y,x,c\n1,1,a\n0,,b\n1,3,\n0,4,d\n")
+    data = load(path, missing="drop")
+    assert data.dropped_rows == 2
+    assert data.frame["x"].tolist() == [1.0, 4.0] and data.y.tolist() == [1, -1]
+    assert data.missing_counts == {"x": 1, "c": 1}
+
+
+def test_impute_uses_rounded_median_and_most_frequent_level(write):
+    path = write("d.csv", "y,i,f,c\n1,1,0.5,a\n0,2,1.0,b\n1,,,\n0,5,2.0,b\n1,6,3.0,a\n")
+    data = load(path, missing="impute")
+    assert data.imputed == {"i": 4, "f": 1.5, "c": "a"}  # median(1,2,5,6)=3.5 -> 4; tie a/b -> a
+    assert data.frame.loc[2, ["i", "f", "c"]].tolist() == [4.0, 1.5, "a"]
+    assert not data.frame.isna().any().any()
+
+
+def test_mushroom_raw_missing_stalk_root_needs_a_policy():
+    path = [p for p in shared_datasets() if p.name == "mushroom_raw.csv"]
+    if not path:
+        pytest.skip("shared datasets not on this machine")
+    with pytest.raises(DataError, match="'stalk_root' has 2480 missing values"):
+        load(path[0], "poisonous")
+    assert load(path[0], "poisonous", missing="drop").dropped_rows == 2480
+
+
+def test_native_frames_from_the_python_api_are_typed_too():
+    df = pd.DataFrame({"y": [True, False, True], "x": [1.0, np.nan, 3.0], "b": [0, 1, 1]})
+    data = prepare(df, "y", missing="impute")
+    assert data.target.positive == "true" and data.y.tolist() == [1, -1, 1]
+    assert [i.type for i in data.inputs] == ["numeric", "binary"] and data.imputed == {"x": 2}
+
+
+def test_parquet_reads_like_the_same_csv(tmp_path, breastcancer):
+    csv_data = load(breastcancer, "Benign")
+    pd.read_csv(breastcancer).to_parquet(tmp_path / "b.parquet")
+    pq_data = load(tmp_path / "b.parquet", "Benign")
+    assert pq_data.frame.equals(csv_data.frame) and (pq_data.y == csv_data.y).all()

@@ -1,0 +1,76 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorecard import SLIMClassifier
+from scorecard.runtime import Model, score
+from slimdata import tiny
+
+FAST = dict(coef_min=-3, coef_max=3, intercept_min=-10, intercept_max=10, time_limit=10)
+
+
+def _xy(seed=3, n=40):
+    frame = tiny(seed, n=n)
+    return frame.drop(columns="y"), frame["y"].to_numpy()
+
+
+def test_fit_on_a_dataframe_gives_the_runtime_model_and_sklearn_attributes():
+    X, y = _xy()
+    clf = SLIMClassifier(c0=0.02, **FAST).fit(X, y)
+    assert isinstance(clf.model_, Model)
+    assert list(clf.classes_) == [0, 1] and clf.n_features_in_ == 3
+    assert list(clf.feature_names_in_) == ["f0", "f1", "f2"]
+    assert clf.intercept_ == clf.model_.intercept
+    assert {name: int(c) for name, c in zip(X.columns, clf.coef_) if c} == \
+        {t.input: t.points for t in clf.model_.terms}
+    rows = X.to_dict(orient="records")
+    np.testing.assert_array_equal(clf.decision_function(X), [score(clf.model_, r) for r in rows])
+    np.testing.assert_array_equal(clf.predict(X), (clf.decision_function(X) > 0).astype(int))
+
+
+def test_arrays_get_named_columns_and_string_labels_come_back():
+    X, y = _xy()
+    labels = np.where(y == 1, "sick", "well")
+    clf = SLIMClassifier(c0=0.02, **FAST).fit(X.to_numpy(), labels)
+    assert {t.input for t in clf.model_.terms} <= {"x0", "x1", "x2"}
+    assert set(clf.predict(X.to_numpy())) <= {"sick", "well"}
+    assert clf.model_.target.positive == 1 and list(clf.classes_) == ["sick", "well"]
+
+
+def test_params_round_trip_and_unknown_names_are_refused():
+    clf = SLIMClassifier(c0=0.05)
+    assert clf.get_params()["c0"] == 0.05
+    assert clf.set_params(max_features=2).max_features == 2
+    with pytest.raises(ValueError, match="Invalid parameter 'C'"):
+        clf.set_params(C=1)
+
+
+def test_works_in_sklearn_pipelines_and_cross_validation():
+    sklearn = pytest.importorskip("sklearn")
+    from sklearn.base import clone
+    from sklearn.model_selection import cross_val_score
+    from sklearn.pipeline import make_pipeline
+
+    X, y = _xy(5, n=60)
+    scores = cross_val_score(make_pipeline(SLIMClassifier(c0=0.01, **FAST)), X, y, cv=3)
+    assert len(scores) == 3 and scores.mean() > 0.6
+    assert clone(SLIMClassifier(c0=0.07)).c0 == 0.07
+    assert sklearn.base.is_classifier(SLIMClassifier())
+
+
+# Deliberate differences from scikit-learn's defaults, each a documented behaviour of scorecard:
+EXPECTED_FAILURES = {
+    "check_dtype_object": "text columns are categorical features (one-hot '==' terms), not an error",
+    "check_estimators_nan_inf": "predict scores a row with a missing value as NaN (the model's 'null' policy)",
+}
+
+
+@pytest.mark.slow
+def test_sklearn_estimator_checks():
+    pytest.importorskip("sklearn")
+    from sklearn.utils.estimator_checks import check_estimator
+
+    est = SLIMClassifier(coef_min=-2, coef_max=2, intercept_min=-5, intercept_max=5, time_limit=1)
+    results = check_estimator(est, on_fail=None, expected_failed_checks=EXPECTED_FAILURES)
+    failed = [r["check_name"] for r in results if r["status"] == "failed"]
+    assert failed == []

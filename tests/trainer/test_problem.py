@@ -1,0 +1,52 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorecard.trainer.config import ConfigError, TrainConfig
+from scorecard.trainer.encode import encode
+from scorecard.trainer.problem import build_problem, margin
+from slimdata import labeled
+
+
+def _problem(frame, **options):
+    data = labeled(frame)
+    return build_problem(encode(data), data.y, TrainConfig(**options))
+
+
+def test_identical_rows_share_one_prediction_with_both_weights():
+    frame = pd.DataFrame({"a": [1, 1, 1, 2], "y": [1, 0, 1, 0]})
+    problem = _problem(frame)
+    assert len(problem.X) == 2
+    k = int(np.flatnonzero(problem.X[:, 0] == 1)[0])
+    assert problem.pos_w[k] == pytest.approx(2 / 4) and problem.neg_w[k] == pytest.approx(1 / 4)
+
+
+def test_half_class_weight_gives_the_plain_error_rate():
+    frame = pd.DataFrame({"a": [0, 1, 2, 3, 4], "y": [0, 1, 0, 1, 1]})
+    problem = _problem(frame)
+    # predicting everything positive misclassifies the 2 negatives of 5 rows
+    assert problem.loss(np.zeros(1), 1) == pytest.approx(2 / 5)
+    weighted = _problem(frame, w_pos=0.8)
+    assert weighted.loss(np.zeros(1), 1) == pytest.approx(2 * 0.2 * 2 / 5)
+
+
+def test_signs_bound_every_column_of_the_input():
+    frame = pd.DataFrame({"a": [0, 1, 2], "c": ["x", "y", "z"], "y": [0, 1, 1]})
+    problem = _problem(frame, signs={"c": "-", "a": "+"})
+    assert list(problem.coef_lo) == [0, -10, -10, -10]
+    assert list(problem.coef_hi) == [10, 0, 0, 0]
+    with pytest.raises(ConfigError, match="'b' is not a feature"):
+        _problem(frame, signs={"b": "+"})
+
+
+def test_margin_is_exact_for_data_with_few_decimals():
+    assert margin(np.array([[1.0, 2.0]])) == (1.0, True)
+    assert margin(np.array([[0.25, 1.5]])) == (0.01, True)
+    assert margin(np.array([[1 / 3]]))[1] is False
+
+
+def test_l1_price_never_outweighs_one_error_or_one_feature():
+    frame = pd.DataFrame({"a": range(10), "b": range(10), "y": [0, 1] * 5})
+    problem = _problem(frame, c0=0.05)
+    max_l1 = 2 * 10
+    assert problem.epsilon * max_l1 < min(1 / 10, 0.05)

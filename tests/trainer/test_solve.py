@@ -1,0 +1,45 @@
+import pytest
+
+from scorecard.trainer.config import ConfigError, TrainConfig
+from scorecard.trainer.fit import train
+from scorecard.trainer.progress import CbcLogWatcher, Progress
+from scorecard.trainer.solve import available
+from slimdata import breastcancer, labeled, tiny
+
+SMALL = dict(coef_min=-3, coef_max=3, intercept_min=-10, intercept_max=10, time_limit=20, c0=0.02)
+
+
+@pytest.mark.parametrize("solver", ["highs", "cplex"])
+def test_other_backends_find_the_same_optimum_as_cbc(solver):
+    if not available(solver):
+        pytest.skip(f"{solver} is not installed")
+    frame = tiny(3)
+    ours = train(labeled(frame), TrainConfig(solver=solver, **SMALL))
+    reference = train(labeled(frame), TrainConfig(solver="cbc", **SMALL))
+    assert ours.training.solver == solver and ours.training.status == "optimal"
+    assert ours.training.objective == pytest.approx(reference.training.objective)
+
+
+def test_a_missing_solver_is_a_config_error_naming_the_usable_ones():
+    if available("gurobi"):
+        pytest.skip("gurobi is installed here")
+    with pytest.raises(ConfigError, match="gurobi is not installed on this machine; use one of cbc"):
+        train(labeled(tiny(3)), TrainConfig(solver="gurobi", **SMALL))
+
+
+def test_cbc_log_lines_become_progress_numbers():
+    watcher = CbcLogWatcher("/nonexistent.log", None, scale=10.0)
+    assert watcher.read_line("Cbc0012I Integer solution of 0.82 found by DiveCoefficient after 10 iterations")
+    assert watcher.incumbent == pytest.approx(0.082)
+    assert watcher.read_line("Cbc0010I After 1000 nodes, 12 on tree, 0.8 best solution, best possible 0.2 (3.1 seconds)")
+    assert (watcher.incumbent, watcher.bound) == (pytest.approx(0.08), pytest.approx(0.02))
+    assert not watcher.read_line("Clp0006I 0  Obj 0 Primal inf 1.4 (8)")
+
+
+@pytest.mark.parametrize("solver", ["cbc", "highs"])
+def test_progress_events_reach_the_callback_while_solving(solver):
+    events: list[Progress] = []
+    train(breastcancer(), TrainConfig(c0=0.025, solver=solver, time_limit=3), progress=events.append)
+    assert events and all(isinstance(e, Progress) for e in events)
+    assert any(e.incumbent is not None for e in events)
+    assert [e.elapsed for e in events] == sorted(e.elapsed for e in events)

@@ -1,0 +1,101 @@
+"""The exact SLIM objective of many integer scoring systems at once, each with its best intercept.
+
+For fixed coefficients the best integer intercept is a one-dimensional search: with the
+threshold ``t = -intercept``, a positive row is an error when ``ceil(score) <= t`` and a
+negative row when ``ceil(score) > t`` (the prediction is 1 when ``score + intercept > 0``).
+So one weighted histogram of ``ceil(score)`` per candidate, clipped to the intercept range,
+and two cumulative sums give the error at every allowed intercept; the minimum is exact.
+This is the workhorse of the warm start and of the exhaustive search: it evaluates
+thousands of candidate coefficient vectors per call, vectorised with numpy.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+# Entries (candidates x rows) evaluated per numpy call; bounds the temporary memory (~8 bytes each).
+CHUNK = 2_000_000
+
+
+class Sweeper:
+    """Evaluates candidate coefficient vectors of a :class:`~..problem.SlimProblem` (or any
+    object with its ``X``, ``pos_w``, ``neg_w``, ``intercept_lo``, ``intercept_hi``) on all
+    of its distinct rows or on a ``subset`` of them (see the module doc)."""
+
+    def __init__(self, rows, subset: np.ndarray | None = None) -> None:
+        keep = np.arange(rows.X.shape[0]) if subset is None else np.asarray(subset)
+        pos = keep[rows.pos_w[keep] > 0]
+        neg = keep[rows.neg_w[keep] > 0]
+        # One column per (row, label) present: a positive adds its weight to the error once
+        # the threshold reaches its score, a negative removes its weight.
+        self._X = np.ascontiguousarray(np.hstack([rows.X[pos].T, rows.X[neg].T]))
+        self._delta = np.concatenate([rows.pos_w[pos], -rows.neg_w[neg]])
+        self._total_neg = float(rows.neg_w[neg].sum())
+        # Thresholds t = -intercept run over [t_lo, t_hi]; two extra bins hold clipped scores.
+        self._t_lo = -int(rows.intercept_hi)
+        self._t_hi = -int(rows.intercept_lo)
+        self._bins = self._t_hi - self._t_lo + 3
+
+    def best_intercepts(self, coefs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each row of ``coefs`` (M, P): the least weighted error and an intercept reaching it."""
+        coefs = np.atleast_2d(np.asarray(coefs, dtype=np.float64))
+        m = coefs.shape[0]
+        width = max(1, self._X.shape[1])
+        step = max(1, CHUNK // width)
+        loss = np.empty(m)
+        intercept = np.empty(m, dtype=np.int64)
+        by_sorting = self._X.shape[1] * 4 < self._bins
+        for start in range(0, m, step):
+            part = coefs[start:start + step]
+            if by_sorting:
+                loss[start:start + step], intercept[start:start + step] = self._sorted(part)
+                continue
+            err = self._errors(part)
+            k = np.argmin(err, axis=1)
+            loss[start:start + step] = err[np.arange(len(part)), k]
+            intercept[start:start + step] = -(self._t_lo + k)
+        return loss, intercept
+
+    def _sorted(self, coefs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The same answer as the histogram for few rows: sort each candidate's ceil(score)
+        (clipped to [t_lo, t_hi + 1], which changes no error at an allowed threshold) and read
+        the error after each run of equal values; before the first run it is the negatives' weight."""
+        m = coefs.shape[0]
+        if self._X.shape[1] == 0:
+            return np.zeros(m), np.full(m, -self._t_lo, dtype=np.int64)
+        c = np.clip(np.ceil(coefs @ self._X), self._t_lo, self._t_hi + 1)
+        order = np.argsort(c, axis=1, kind="stable")
+        c = np.take_along_axis(c, order, axis=1)
+        err = self._total_neg + np.cumsum(self._delta[order], axis=1)
+        end = np.ones(c.shape, dtype=bool)
+        end[:, :-1] = c[:, 1:] != c[:, :-1]
+        err = np.where(end & (c <= self._t_hi), err, np.inf)
+        k = np.argmin(err, axis=1)
+        loss = err[np.arange(m), k]
+        threshold = c[np.arange(m), k]
+        before = c[:, 0] > self._t_lo
+        better = before & (self._total_neg <= loss)
+        loss = np.where(better, self._total_neg, loss)
+        threshold = np.where(better, self._t_lo, threshold)
+        return loss, -threshold.astype(np.int64)
+
+    def _errors(self, coefs: np.ndarray) -> np.ndarray:
+        """(M, number of thresholds) weighted error at each allowed threshold: one signed
+        histogram of ceil(score) per candidate, accumulated."""
+        m = coefs.shape[0]
+        if self._X.shape[1] == 0:
+            return np.full((m, self._bins - 2), self._total_neg)
+        score = np.ceil(coefs @ self._X)
+        np.clip(score, self._t_lo - 1, self._t_hi + 1, out=score)
+        index = score.astype(np.int64) - (self._t_lo - 1)
+        index += (np.arange(m, dtype=np.int64) * self._bins)[:, None]
+        weights = np.broadcast_to(self._delta, index.shape).ravel()
+        hist = np.bincount(index.ravel(), weights=weights, minlength=m * self._bins).reshape(m, self._bins)
+        err = np.cumsum(hist[:, :-1], axis=1)
+        err += self._total_neg
+        return err[:, 1:]
+
+
+def penalty(coefs: np.ndarray, c0: np.ndarray, epsilon: float) -> np.ndarray:
+    """C0 per non-zero coefficient plus epsilon times the L1 norm, for each row of ``coefs``."""
+    coefs = np.atleast_2d(coefs)
+    return (coefs != 0) @ c0 + epsilon * np.abs(coefs).sum(axis=1)

@@ -1,0 +1,198 @@
+"""``SLIMClassifier``: SLIM with scikit-learn's conventions, without needing scikit-learn.
+
+Explicit keyword parameters (``get_params``/``set_params``), ``fit(X, y)`` on a DataFrame or
+an array (array columns are named ``x0``, ``x1``, ...), fitted attributes ending in ``_``;
+``model_`` is the same runtime Model ``scorecard train`` writes, so it exports anywhere.
+"""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pandas as pd
+
+from .config import TrainConfig
+from .data import prepare
+from .fit import train
+
+TARGET = "__target__"
+
+
+class SLIMClassifier:
+    """Supersparse Linear Integer Model (paper Section 3.1) trained to provable optimality.
+
+    Parameters mirror :class:`TrainConfig` (the ``scorecard train`` options). ``classes_``
+    holds the two labels seen in ``fit`` (sorted); the second one is the positive class.
+    """
+
+    _estimator_type = "classifier"
+
+    def __init__(self, *, c0: float = 0.01, coef_min: int = -10, coef_max: int = 10,
+                 intercept_min: int = -100, intercept_max: int = 100, max_features: int | None = None,
+                 min_features: int | None = None, signs: dict | None = None, w_pos: float = 0.5,
+                 solver: str = "cbc", time_limit: float = 60.0, threads: int = 1, seed: int = 0):
+        self.c0 = c0
+        self.coef_min = coef_min
+        self.coef_max = coef_max
+        self.intercept_min = intercept_min
+        self.intercept_max = intercept_max
+        self.max_features = max_features
+        self.min_features = min_features
+        self.signs = signs
+        self.w_pos = w_pos
+        self.solver = solver
+        self.time_limit = time_limit
+        self.threads = threads
+        self.seed = seed
+
+    # ------------------------------------------------------------------ parameters
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        return sorted(p.name for p in inspect.signature(cls.__init__).parameters.values()
+                      if p.kind == p.KEYWORD_ONLY)
+
+    def get_params(self, deep: bool = True) -> dict:
+        """The constructor parameters and their current values."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params) -> "SLIMClassifier":
+        """Change parameters (unknown names are refused)."""
+        valid = self._param_names()
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(f"Invalid parameter {name!r} for estimator {type(self).__name__}; "
+                                 f"valid parameters: {', '.join(valid)}")
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.get_params().items()
+                   if v != inspect.signature(type(self).__init__).parameters[k].default}
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import ClassifierTags, Tags, TargetTags  # only asked for by scikit-learn
+
+        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
+                    classifier_tags=ClassifierTags(multi_class=False))
+
+    def config(self) -> TrainConfig:
+        """The TrainConfig these parameters stand for."""
+        return TrainConfig(c0=self.c0, coef_min=self.coef_min, coef_max=self.coef_max,
+                           intercept_min=self.intercept_min, intercept_max=self.intercept_max,
+                           max_features=self.max_features, min_features=self.min_features,
+                           signs=dict(self.signs or {}), w_pos=self.w_pos, solver=self.solver,
+                           time_limit=self.time_limit, threads=self.threads, seed=self.seed)
+
+    # ------------------------------------------------------------------ fitting
+
+    def _frame(self, X, fitting: bool) -> pd.DataFrame:
+        if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+            raise TypeError(f"Sparse data is not supported by {type(self).__name__}; pass a dense array")
+        if isinstance(X, pd.DataFrame):
+            frame = X.copy()
+            frame.columns = [str(c) for c in frame.columns]
+        else:
+            array = np.asarray(X)
+            if array.ndim != 2:
+                raise ValueError(f"Expected a 2D array, got an array of shape {array.shape}; "
+                                 "Reshape your data with X.reshape(-1, 1) for one feature")
+            if np.iscomplexobj(array):
+                raise ValueError("Complex data not supported")
+            names = list(self.feature_names_in_) if not fitting and hasattr(self, "feature_names_in_") \
+                else [f"x{k}" for k in range(array.shape[1])]
+            if len(names) != array.shape[1]:
+                raise ValueError(f"X has {array.shape[1]} features, but {type(self).__name__} "
+                                 f"is expecting {len(names)} features as input")
+            frame = pd.DataFrame(array, columns=names)
+        if not fitting and frame.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {frame.shape[1]} features, but {type(self).__name__} "
+                             f"is expecting {self.n_features_in_} features as input")
+        return frame
+
+    def fit(self, X, y) -> "SLIMClassifier":
+        """Train on features ``X`` and two-class labels ``y``."""
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        frame = self._frame(X, fitting=True)
+        if frame.shape[1] == 0:
+            raise ValueError(f"Found array with 0 feature(s) (shape={frame.shape}) "
+                             "while a minimum of 1 is required.")
+        if frame.shape[0] == 0:
+            raise ValueError(f"Found array with 0 sample(s) (shape={frame.shape}) "
+                             "while a minimum of 1 is required.")
+        numeric = frame.select_dtypes(include="number").to_numpy(dtype=float)
+        if not np.isfinite(numeric).all():
+            raise ValueError("Input X contains NaN or infinity; SLIMClassifier trains on complete rows only")
+        labels = np.asarray(y)
+        if labels.ndim == 2 and labels.shape[1] == 1:
+            import warnings
+
+            warnings.warn("A column-vector y was passed when a 1d array was expected; using y.ravel()",
+                          _conversion_warning())
+            labels = labels.ravel()
+        if labels.ndim != 1 or len(labels) != len(frame):
+            raise ValueError(f"y must be 1D with one label per row of X ({len(frame)}), got shape {labels.shape}")
+        if labels.dtype.kind == "f" and not np.all(labels == np.round(labels)):
+            raise ValueError("Unknown label type: continuous; SLIMClassifier needs two class labels")
+        classes = np.unique(labels)
+        if len(classes) == 1:
+            raise ValueError(f"{type(self).__name__} needs two classes in y, got 1 class")
+        if len(classes) > 2:
+            raise ValueError(f"Only binary classification is supported; y holds {len(classes)} classes")
+        frame[TARGET] = np.where(labels == classes[1], 1, 0)
+        data = prepare(frame, TARGET, positive=1, source="X")
+        self.model_ = train(data, self.config())
+        self.classes_ = classes
+        self.n_features_in_ = frame.shape[1] - 1
+        if isinstance(X, pd.DataFrame):
+            self.feature_names_in_ = np.array([str(c) for c in X.columns], dtype=object)
+        self.intercept_ = self.model_.intercept
+        self.coef_ = self._coefficients()
+        return self
+
+    def _coefficients(self) -> np.ndarray:
+        """Points per input for linear terms (0 for inputs the model does not use)."""
+        names = [inp.name for inp in self.model_.inputs]
+        coef = np.zeros(len(names), dtype=np.int64)
+        for term in self.model_.terms:
+            if term.op == "linear":
+                coef[names.index(term.input)] += term.points
+        return coef
+
+    def decision_function(self, X) -> np.ndarray:
+        """The score of each row (intercept plus points); > 0 predicts ``classes_[1]``."""
+        from scorecard.runtime import score
+
+        if not hasattr(self, "model_"):
+            raise _not_fitted(self)
+        frame = self._frame(X, fitting=False)
+        rows = frame.to_dict(orient="records")
+        out = np.array([score(self.model_, row) for row in rows], dtype=float)
+        return out
+
+    def predict(self, X) -> np.ndarray:
+        """The predicted label of each row."""
+        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
+
+    def score(self, X, y) -> float:
+        """Accuracy on ``X``, ``y`` (scikit-learn's classifier default)."""
+        return float(np.mean(self.predict(X) == np.asarray(y)))
+
+
+def _conversion_warning() -> type:
+    try:
+        from sklearn.exceptions import DataConversionWarning
+    except ImportError:  # scikit-learn is optional
+        return UserWarning
+    return DataConversionWarning
+
+
+def _not_fitted(estimator) -> Exception:
+    try:
+        from sklearn.exceptions import NotFittedError
+    except ImportError:  # scikit-learn is optional
+        NotFittedError = AttributeError
+    return NotFittedError(f"This {type(estimator).__name__} instance is not fitted yet. "
+                          "Call 'fit' with appropriate arguments before using this estimator.")
