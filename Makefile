@@ -21,7 +21,7 @@ setup: $(VENV)/.installed
 
 demo: setup
 	mkdir -p $(OUT)
-	$(SC) train $(DATA) --target Benign --c0 0.025 --time-limit 60 -o $(MODEL)
+	$(SC) train $(DATA) --target Benign --c0 0.025 --time-limit 30 -o $(MODEL)
 	$(SC) show $(MODEL)
 	$(SC) predict $(MODEL) $(DATA) -o $(OUT)/breastcancer-scored.csv
 	$(SC) export $(MODEL) --format html -o $(OUT)/breastcancer.html

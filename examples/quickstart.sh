@@ -4,7 +4,7 @@
 # after `make demo` (or `pip install -e '.[all]'`).
 set -euo pipefail
 mkdir -p out
-scorecard train examples/breastcancer.csv --target Benign --c0 0.025 --time-limit 60 -o out/breastcancer.json
+scorecard train examples/breastcancer.csv --target Benign --c0 0.025 --time-limit 30 -o out/breastcancer.json
 scorecard show out/breastcancer.json
 scorecard predict out/breastcancer.json examples/breastcancer.csv -o out/breastcancer-scored.csv
 scorecard export out/breastcancer.json --format html -o out/breastcancer.html

@@ -42,10 +42,16 @@ def _value(d: Dialect, inp: Input, value: object) -> str:
 
 def _missing(d: Dialect, inp: Input, column: str) -> str:
     """A condition true when ``column`` holds no value for ``inp``."""
+    unusable = _unusable(d, inp, column)
+    return f"{column} IS NULL" if unusable is None else f"{column} IS NULL OR {unusable}"
+
+
+def _unusable(d: Dialect, inp: Input, column: str) -> str | None:
+    """A condition true for the non-NULL values that also mean "missing": a blank category,
+    a NaN (where the engine has NaN). None when only NULL means missing."""
     if inp.type == "categorical":
-        return f"{column} IS NULL OR TRIM({column}) = ''"
-    nan = d.is_nan(column)
-    return f"{column} IS NULL" if nan is None else f"{column} IS NULL OR {nan}"
+        return f"TRIM({column}) = ''"
+    return d.is_nan(column)
 
 
 def _reference(d: Dialect, model: Model, inp: Input) -> str:
@@ -67,24 +73,40 @@ def _term(d: Dialect, inp: Input, term: Term, x: str) -> str:
     else:
         op = "=" if term.op == "==" else term.op
         condition = f"{x} {op} {_value(d, inp, term.value)}"
-    return f"CASE WHEN {condition} THEN {points} ELSE 0 END"
+    return d.term(condition, points)
+
+
+def _missing_tests(model: Model, d: Dialect) -> list[str]:
+    """Conditions that make a row unscorable and that NULL arithmetic does not already cover:
+    blank text and NaN, and NULL in an input read through a condition when the dialect's
+    condition terms turn NULL into 0."""
+    tests = []
+    for inp in model.used_inputs:
+        if inp.name in model.imputed:
+            continue
+        column = f"{ROW}.{d.ident(inp.name)}"
+        conditional = any(t.op != "linear" for t in model.terms if t.input == inp.name)
+        if conditional and not d.term_keeps_null:
+            tests.append(_missing(d, inp, column))
+        elif _unusable(d, inp, column) is not None:
+            tests.append(_unusable(d, inp, column))
+    return tests
 
 
 def score_expression(model: Model, d: Dialect) -> str:
-    """The score of one row of alias ``i`` as a SQL expression (NULL when unscorable)."""
+    """The score of one row of alias ``i`` as a SQL expression, NULL when unscorable."""
     refs = {inp.name: _reference(d, model, inp) for inp in model.used_inputs}
     lines = [d.number(model.intercept)]
     for term in model.terms:
         inp = model.input(term.input)
         lines.append(f"+ {_term(d, inp, term, refs[inp.name])}  -- {_label(term.label)}")
     total = "\n        ".join(lines)
-    tests = [_missing(d, inp, f"{ROW}.{d.ident(inp.name)}")
-             for inp in model.used_inputs if inp.name not in model.imputed]
+    tests = _missing_tests(model, d)
     if not tests:
-        return f"(\n        {total}\n    )"
+        return f"(  -- a NULL input makes the sum NULL\n        {total}\n    )"
     any_missing = "\n           OR ".join(tests)
-    return (f"CASE WHEN {any_missing}\n    THEN NULL  -- a used input is missing: no score\n"
-            f"    ELSE\n        {total}\n    END")
+    return (f"CASE WHEN {any_missing}\n    THEN NULL  -- a missing input: no score\n"
+            f"    ELSE  -- a NULL input makes the sum NULL\n        {total}\n    END")
 
 
 def _policy(model: Model) -> str:
@@ -100,10 +122,11 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     for clash in ("score", "prediction"):
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the column the query adds; rename it")
+    prediction = d.prediction.format(score=f'{SCORED}."score"')
     query = (
         f"SELECT {SCORED}.*,\n"
-        f"    CASE WHEN {SCORED}.\"score\" IS NULL THEN NULL WHEN {SCORED}.\"score\" > 0 THEN 1 ELSE 0 END"
-        f" AS \"prediction\"\n"
+        f"    {prediction} AS \"prediction\""
+        f"  -- NULL when the score is NULL\n"
         f"FROM (\n"
         f"  SELECT {ROW}.*,\n"
         f"    {score_expression(model, d)} AS \"score\"\n"

@@ -17,12 +17,19 @@ class Dialect:
 
     ``double`` is written around the ``repr`` of a Python float so the engine parses it to
     the same IEEE double (a bare ``0.1`` is an exact DECIMAL in PostgreSQL and DuckDB, which
-    would make float scores differ from Python's). ``nan_test`` is None where the engine
-    has no NaN (SQLite stores NaN as NULL; ANSI SQL has none).
+    would make float scores differ from Python's). ``condition_term`` is the points a
+    condition adds; where ``term_keeps_null`` it is NULL when the condition is unknown, so a
+    missing input makes the sum NULL by itself (SQLite: ``points * (condition)`` is both that
+    and its fastest form), elsewhere the query tests for NULL (DuckDB runs ``CASE`` faster
+    than a multiplied cast). ``prediction`` is 1, 0, or NULL for a NULL score. ``nan_test``
+    is None where the engine has no NaN (SQLite stores NaN as NULL; ANSI SQL has none).
     """
 
     name: str
     double: str
+    condition_term: str
+    term_keeps_null: bool
+    prediction: str
     nan_test: str | None
     backslash_escapes: bool = False
 
@@ -52,17 +59,28 @@ class Dialect:
             return str(value)
         return self.double.format(repr(value))
 
+    def term(self, condition: str, points: str) -> str:
+        """``points`` where ``condition`` holds, else 0 (NULL when unknown if ``term_keeps_null``)."""
+        return self.condition_term.format(condition=condition, points=points)
+
     def is_nan(self, column: str) -> str | None:
         """A condition true when ``column`` holds NaN, or None when the engine has no NaN."""
         return None if self.nan_test is None else self.nan_test.format(column)
 
 
+CASE_TERM = "CASE WHEN {condition} THEN {points} ELSE 0 END"
+CASE_PREDICTION = "CASE WHEN {score} > 0 THEN 1 WHEN {score} <= 0 THEN 0 END"
+
 DIALECTS: dict[str, Dialect] = {
-    "sqlite": Dialect("sqlite", double="{}", nan_test=None),
-    "duckdb": Dialect("duckdb", double="CAST('{}' AS DOUBLE)", nan_test="isnan({})"),
-    "postgres": Dialect("postgres", double="CAST('{}' AS DOUBLE PRECISION)",
+    "sqlite": Dialect("sqlite", double="{}", condition_term="{points} * ({condition})", term_keeps_null=True,
+                      prediction="({score} > 0)", nan_test=None),
+    "duckdb": Dialect("duckdb", double="CAST('{}' AS DOUBLE)", condition_term=CASE_TERM, term_keeps_null=False,
+                      prediction=CASE_PREDICTION, nan_test="isnan({})"),
+    "postgres": Dialect("postgres", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
+                        term_keeps_null=False, prediction=CASE_PREDICTION,
                         nan_test="{} = CAST('NaN' AS DOUBLE PRECISION)", backslash_escapes=True),
-    "ansi": Dialect("ansi", double="CAST('{}' AS DOUBLE PRECISION)", nan_test=None),
+    "ansi": Dialect("ansi", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
+                    term_keeps_null=False, prediction=CASE_PREDICTION, nan_test=None),
 }
 
 

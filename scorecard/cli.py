@@ -46,11 +46,6 @@ app = _App(name="scorecard", add_completion=False, no_args_is_help=True, pretty_
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
-    from scorecard.exporters.registry import ExportError
-    from scorecard.runtime import ModelError, RowError
-    from scorecard.trainer.config import ConfigError
-    from scorecard.trainer.data import DataError
-
     command = typer.main.get_command(app)
     try:
         code = command.main(args=argv, prog_name="scorecard", standalone_mode=False)
@@ -58,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE  # typer has printed the help
     except click_errors.ClickException as exc:
         return _fail(exc.format_message())
-    except (ConfigError, DataError, ModelError, RowError, ExportError, UsageError) as exc:
+    except _user_errors() as exc:
         return _fail(str(exc))
     except Infeasible as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -69,6 +64,20 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         return _fail(f"{where}{exc.strerror or exc}")
     return code if isinstance(code, int) else 0
+
+
+USER_ERRORS = {  # module -> the error it raises for bad input (exit 2)
+    "scorecard.trainer.config": "ConfigError", "scorecard.trainer.data": "DataError",
+    "scorecard.runtime.model": "ModelError", "scorecard.runtime.score": "RowError",
+    "scorecard.exporters.registry": "ExportError",
+}
+
+
+def _user_errors() -> tuple[type[Exception], ...]:
+    """The bad-input error classes of the modules loaded so far (a module not imported
+    raised nothing), so ``scorecard show`` need not import pandas just to catch DataError."""
+    loaded = [getattr(sys.modules[name], cls) for name, cls in USER_ERRORS.items() if name in sys.modules]
+    return (UsageError, *loaded)
 
 
 def _fail(message: str) -> int:
@@ -206,7 +215,7 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
           options: dict) -> None:
     """Train a scoring system on DATA and write the model file."""
     from scorecard.live import LiveProgress
-    from scorecard.runtime import dump
+    from scorecard.runtime import dumps
 
     cfg, target_name, positive_value = _configure(options)
     labeled = _load_data(data, target_name, positive_value, cfg.missing)
@@ -215,7 +224,7 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
         fitted = _train(labeled, cfg, live)
     finally:
         live.close()
-    dump(fitted, output)
+    write_atomic(output, dumps(fitted))
     _say(summary(fitted, output))
 
 
@@ -262,7 +271,7 @@ def _csv_text(path: str):
     if path.lower().endswith(PARQUET_SUFFIXES):
         frame = read_table(path)
         return io.StringIO(frame.to_csv(index=False, lineterminator="\n"))
-    return open(path, newline="", encoding="utf-8")
+    return open(path, newline="", encoding="utf-8-sig")  # as training reads it: a BOM is not part of a name
 
 
 # ---------------------------------------------------------------------------- export / verify
@@ -297,10 +306,10 @@ def verify(model: ModelPath,
     from scorecard.exporters.verify import verify_all
     from scorecard.runtime import load
 
-    reports = verify_all(load(model), data=data)
-    for report in reports:
-        print(report.line())
-    if not all(report.ok for report in reports):
+    checks = verify_all(load(model), data=data)
+    for check in checks:
+        print(check.line())
+    if any(check.ok is False for check in checks):  # ok is None for a check skipped on this machine
         raise typer.Exit(EXIT_DISAGREE)
 
 

@@ -15,6 +15,7 @@ def atomic_output(path: str, binary: bool = False) -> Iterator[IO]:
         raise FileNotFoundError(2, "no such folder for the output file", path)
     fd, tmp = tempfile.mkstemp(prefix=".scorecard-", suffix=os.path.splitext(path)[1], dir=folder)
     try:
+        os.chmod(tmp, _new_file_mode())  # mkstemp makes 0600; an output file gets the usual mode
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="")) as fh:
             yield fh
         os.replace(tmp, path)
@@ -28,3 +29,10 @@ def write_atomic(path: str, content: str | bytes) -> None:
     """Write ``content`` (text as UTF-8) to ``path`` all or nothing."""
     with atomic_output(path, binary=isinstance(content, bytes)) as fh:
         fh.write(content)
+
+
+def _new_file_mode() -> int:
+    """The mode ``open(path, "w")`` would give a new file: 0666 less the umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

@@ -1,4 +1,4 @@
-"""Where the test data lives: the bundled examples and the shared UCI datasets.
+"""Where the test data lives: the bundled examples and the paper's UCI datasets (datasets/).
 
 A plain module (not conftest.py, whose name several folders share) so tests can import it.
 """
@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-SHARED = Path(os.environ.get("SCORECARD_DATASETS", "/work/shared/datasets"))
+SHARED = Path(os.environ.get("SCORECARD_DATASETS", ROOT / "datasets"))
 
 
 def shared_datasets() -> list[Path]:

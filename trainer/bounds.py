@@ -4,9 +4,7 @@ Every exact backend uses them to cut the search without losing the optimum:
 - :func:`unavoidable_loss`: rows identical on the columns a model uses but labelled both ways
   get one prediction, so the lighter label's weight is lost whatever the coefficients;
 - :func:`size_limit`: a model strictly better than the incumbent pays C0 + epsilon per
-  non-zero coefficient on top of the unavoidable loss, which caps its number of features;
-- :func:`loss_limit`: and it cannot lose more than the incumbent's objective minus the
-  cheapest penalty it must pay (``min_features``).
+  non-zero coefficient on top of the unavoidable loss, which caps its number of features.
 """
 from __future__ import annotations
 
@@ -40,8 +38,8 @@ def free_columns(problem: SlimProblem) -> np.ndarray:
 
 
 def size_limit(problem: SlimProblem, upper_bound: float) -> int | None:
-    """Most non-zero coefficients a model with objective < ``upper_bound`` can have
-    (None when no finite limit follows: a free column costs nothing and max_features is unset)."""
+    """Most non-zero coefficients a model with objective < ``upper_bound`` can have: -1 when
+    no model can, None when no finite limit follows (an infinite bound and no max_features)."""
     free = free_columns(problem)
     limit = len(free)
     if problem.max_features is not None:
@@ -53,11 +51,3 @@ def size_limit(problem: SlimProblem, upper_bound: float) -> int | None:
     elif problem.max_features is None and len(free):
         return None
     return max(limit, -1)
-
-
-def loss_limit(problem: SlimProblem, upper_bound: float) -> float:
-    """Largest weighted error a model with objective < ``upper_bound`` can have."""
-    free = free_columns(problem)
-    least = problem.min_features or 0
-    cheapest = np.sort(problem.c0[free])[:least].sum() + least * problem.epsilon
-    return float(upper_bound - cheapest)

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import difflib
 import math
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 MODELS = ("slim", "mofn", "pilm", "tilm")
 LOSSES = ("zero-one", "logistic", "hinge", "exponential", "quadratic")

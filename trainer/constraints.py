@@ -230,9 +230,6 @@ class Tier:
     values: CoefSet
     c0: float
 
-    def describe(self) -> str:
-        return f"{self.values.describe()} at c0 = {self.c0}"
-
 
 # ------------------------------------------------------------------ normalization
 
@@ -361,20 +358,6 @@ def plain_params(config: Any) -> dict:
         "tiers": [{"values": list(t.values.values), "c0": t.c0} for t in config.tiers],
         "cuts": {k: list(v) for k, v in config.cuts.items()},
     }
-
-
-# ------------------------------------------------------------------ CLI forms
-
-
-def parse_assignments(items: Iterable[str], option: str) -> dict[str, str]:
-    """``["age=0..5", "sex=+"]`` -> ``{"age": "0..5", "sex": "+"}`` for repeated CLI flags."""
-    out = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise ConfigError(f"{option}: {item!r} is not valid; use COLUMN=VALUE")
-        out[name.strip()] = value.strip()
-    return out
 
 
 # ------------------------------------------------------------------ names against data

@@ -109,8 +109,7 @@ def _read_csv(path: str) -> pd.DataFrame:
         raise DataError(f"{path}: not a readable CSV file ({exc})") from None
     if not rows:
         raise DataError(f"{path}: the file has a header but no data rows")
-    frame = pd.DataFrame(rows, columns=header, index=pd.Index(lines, name="line"), dtype=object)
-    return frame
+    return pd.DataFrame(rows, columns=header, index=pd.Index(lines, name="line"), dtype=object)
 
 
 def _read_parquet(path: str) -> pd.DataFrame:

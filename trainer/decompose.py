@@ -174,10 +174,11 @@ class Master:
         self._row(rhs, self._inf, cols, [1.0] + [-float(g) for g in grad])
         self.cuts += 1
 
-    def solve(self, incumbent: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    def solve(self, incumbent: np.ndarray | None = None, seconds: float = math.inf) -> tuple[np.ndarray, float]:
         """The master's optimal coefficients and its optimum (a lower bound, unshifted)."""
         import highspy
 
+        self.h.setOptionValue("time_limit", max(float(seconds), 0.01))
         if incumbent is not None:
             sol = highspy.HighsSolution()
             n = self.h.getNumCol()
@@ -188,7 +189,9 @@ class Master:
             self.h.setSolution(sol)
         self.h.run()
         status = self.h.getModelStatus()
-        if status != highspy.HighsModelStatus.kOptimal:
+        if status == highspy.HighsModelStatus.kTimeLimit and self.h.getInfo().primal_solution_status == 2:
+            pass
+        elif status != highspy.HighsModelStatus.kOptimal:
             raise MasterError(f"the coefficient set admits no model (master status: {self.h.modelStatusToString(status)})")
         values = np.asarray(self.h.getSolution().col_value)
         info = self.h.getInfo()
@@ -244,10 +247,11 @@ def cutting_planes(oracle: Oracle, space: CoefficientSpace, *, tolerance: float 
     timed = _Timed(oracle)
     evaluations: list[Evaluation] = []
     best, best_obj, best_loss = None, math.inf, math.inf
-    lower, proof = -math.inf, "cuts"
+    lower, proof, center = -math.inf, "cuts", None
     history: list[Round] = []
     if certificate and oracle.loss != "hinge" and hasattr(oracle, "curvature"):
         relaxation = relax(timed, space)
+        center = relaxation.point
         tol = default_tolerance(space, relaxation.value) if tolerance is None else tolerance
         cert = certify(timed, space, relaxation, tol)
         evaluations = list(relaxation.evaluations + cert.evaluations)
@@ -276,7 +280,7 @@ def cutting_planes(oracle: Oracle, space: CoefficientSpace, *, tolerance: float 
                 status = "time_limit"
                 break
             t = time.perf_counter()
-            lam, bound = master.solve(best)
+            lam, bound = master.solve(best, time_limit - (t - t0))
             master_seconds += time.perf_counter() - t
             iterations += 1
             lower = max(lower, bound)
@@ -285,6 +289,9 @@ def cutting_planes(oracle: Oracle, space: CoefficientSpace, *, tolerance: float 
             if not repeated:
                 value, grad = timed(lam)
                 master.add_cut(lam, value, grad)
+                if center is not None:
+                    inner = center + 0.5 * (lam - center)
+                    master.add_cut(inner, *timed(inner))
                 seen[key] = value
                 objective = value + space.penalty(lam)
                 if objective < best_obj:

@@ -38,12 +38,12 @@ def _check_supported(config: TrainConfig) -> None:
         raise ConfigError(f"--loss: {config.loss!r} is not available yet; use zero-one")
 
 
-def _feasible(problem: SlimProblem, incumbent: Incumbent) -> Incumbent | None:
+def _feasible(problem: SlimProblem, incumbent: Incumbent, seconds: float) -> Incumbent | None:
     """The local-search model if it meets every hard constraint, else a feasible repair of
     it (resolve.feasible_start), else None: the IP trusts its warm start as an upper bound."""
     if not violations(problem, incumbent.coef, incumbent.intercept):
         return incumbent
-    fixed = feasible_start(problem, incumbent.coef, incumbent.intercept)
+    fixed = feasible_start(problem, incumbent.coef, incumbent.intercept, seconds)
     return Incumbent(coef=fixed[0], intercept=fixed[1], objective=problem.objective(*fixed)) if fixed else None
 
 
@@ -54,12 +54,12 @@ def fit_problem(problem: SlimProblem, config: TrainConfig,
     When the solver stops on the time limit without a model but the warm start is
     feasible, the warm start is returned with status ``time_limit`` and no bound.
     """
-    if config.solver == "auto" and auto.applies(problem):  # warm start, exact search, CP-SAT (issue 5)
+    if config.solver in ("auto", "cpsat") and auto.applies(problem):  # warm start, exact search, CP-SAT (issue 5)
         return auto.fit_auto(problem, config, progress)
     start = time.monotonic()
     incumbent = local_search(problem, seconds=min(WARM_START_MAX, WARM_START_SHARE * config.time_limit),
                              max_features=problem.max_features)
-    usable = _feasible(problem, incumbent)
+    usable = _feasible(problem, incumbent, min(WARM_START_MAX, WARM_START_SHARE * config.time_limit))
     ip = formulate(problem, usable)
     remaining = max(1.0, config.time_limit - (time.monotonic() - start))
     warm = ip.warm_started
@@ -86,7 +86,7 @@ def fit_problem(problem: SlimProblem, config: TrainConfig,
     if usable is not None and (broken or usable.objective < problem.objective(coef, intercept)):
         coef, intercept = usable.coef, usable.intercept  # the solver's rounding made it worse
     elif broken:
-        raise InfeasibleError(f"the solver's model breaks a constraint ({broken[0]}); raise --time-limit")
+        raise InfeasibleError(f"the solver's model breaks a constraint ({broken[0]}); raise the time limit")
     return coef, intercept, result
 
 

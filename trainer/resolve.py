@@ -235,8 +235,8 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
     for j, col in enumerate(design.columns):
         allowed = _base_set(config, col.input).signed(config.signs.get(col.input))
         if not all(isinstance(v, int) for v in allowed.values):
-            raise ConfigError(f"coefficients.{col.input}: {allowed.describe()} holds non-integers; "
-                              "scorecards use integer points")
+            where = f"coefficients.{col.input}" if col.input in config.coefficients else "--coef-set"
+            raise ConfigError(f"{where}: {allowed.describe()} holds non-integers; scorecards use integer points")
         lo[j], hi[j] = allowed.low, allowed.high
         if not allowed.is_integer_range or config.model == "pilm":  # PILM prices values by tier
             coef_values[j] = allowed.values
@@ -283,21 +283,28 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
     return replace(base, coef_lo=lo, coef_hi=hi, c0=c0, constraints=cc if cc.present else None)
 
 
-def feasible_start(problem: SlimProblem, coef: np.ndarray, intercept: int) -> tuple[np.ndarray, int] | None:
-    """A model obeying every constraint, from a warm start that may not: the start's
-    coefficients (else none at all) with the best intercept the rate limits allow.
+def feasible_start(problem: SlimProblem, coef: np.ndarray, intercept: int,
+                   seconds: float = 0.0) -> tuple[np.ndarray, int] | None:
+    """A model obeying every constraint, from a warm start that may not: the best of the
+    start's coefficients, no coefficients at all and (given ``seconds``) local-search models
+    of reweighted problems, each with the best intercept the rate limits allow.
 
     Why: the SLIM IP uses its warm start's objective as an upper bound, valid only for a
     feasible model, and a solver can take long to find a first model meeting a rate limit
     on its own. Rates depend on the intercept monotonically, so scanning the intercepts
-    where some row's prediction changes finds the best feasible one. None if neither works.
+    where some row's prediction changes finds the best feasible one; weighting up the class
+    a rate limit protects (Section 2.6's w+/w-) steers the local search towards models
+    that meet it. None if no candidate works.
     """
+    candidates = [np.asarray(coef), np.zeros(problem.n_columns, dtype=np.int64)]
+    if seconds > 0 and problem.constraints is not None:
+        candidates += _reweighted(problem, seconds)
+    cc = problem.constraints
     best = None
-    for candidate in (np.asarray(coef), np.zeros(problem.n_columns, dtype=np.int64)):
+    for candidate in candidates:
         partial = problem.scores(candidate, 0)
         choices = np.unique(np.clip(np.floor(-partial).astype(np.int64) + 1, problem.intercept_lo, problem.intercept_hi))
         choices = np.union1d(choices, [problem.intercept_lo, problem.intercept_hi, intercept])
-        cc = problem.constraints
         if cc is not None and cc.intercept_values is not None:
             choices = np.asarray(cc.intercept_values)
         for b in choices:
@@ -310,6 +317,26 @@ def feasible_start(problem: SlimProblem, coef: np.ndarray, intercept: int) -> tu
             value = problem.objective(candidate, b)
             if best is None or value < best[0] - 1e-12:
                 best = (value, candidate, b)
-        if best is not None:
-            return best[1], best[2]
-    return None
+    return None if best is None else (best[1], best[2])
+
+
+def _reweighted(problem: SlimProblem, seconds: float) -> list[np.ndarray]:
+    """Local-search coefficients with the protected class weighing 1, 4 and 16 times the
+    other in total: the negatives for max_fpr and max_positive_rate, the positives for min_tpr."""
+    from .formulation import local_search
+
+    limits = problem.constraints.limits()
+    up_neg = "max_fpr" in limits or "max_positive_rate" in limits
+    if up_neg == ("min_tpr" in limits):
+        return []
+    pos, neg = float(problem.pos_w.sum()), float(problem.neg_w.sum())
+    if pos == 0 or neg == 0:
+        return []
+    out = []
+    for ratio in (1.0, 4.0, 16.0):
+        share = ratio / (1.0 + ratio)  # of the total weight, for the protected class
+        pos_share, neg_share = (1 - share, share) if up_neg else (share, 1 - share)
+        shifted = replace(problem, pos_w=problem.pos_w * (pos + neg) * pos_share / pos,
+                          neg_w=problem.neg_w * (pos + neg) * neg_share / neg)
+        out.append(local_search(shifted, seconds=seconds / 3, max_features=problem.max_features).coef)
+    return out

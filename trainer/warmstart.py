@@ -1,16 +1,18 @@
 """A good integer scoring system in well under a second: the incumbent every backend starts from.
 
 Two steps, both on the exact objective (weighted 0-1 error + C0 per feature + epsilon L1):
-1. candidates from a continuous model: a ridge-logistic fit on the distinct rows, scaled so its
-   largest coefficient is 1, 2, ..., max|coef| and rounded, keeping the k largest weights for
-   every k (so sparse candidates exist), plus the empty model;
+1. candidates from two continuous directions, the class-mean difference (one pass over the
+   data, so a first model is ready in milliseconds) and a ridge-logistic fit on the distinct
+   rows: each scaled so its largest coefficient is 1, 2, ..., max|coef|, rounded, and
+   truncated to its k largest weights for every k (so sparse candidates exist), plus the
+   empty model;
 2. local search from the best candidate: every single-coefficient change (and, when the
-   problem is small, every change of two coefficients at once), each with its optimal intercept
-   from the sorted sweep (:mod:`.backends.sweep`), best improvement first, until no move helps
-   or the time budget runs out.
+   problem is small, every change of two coefficients at once), each with its optimal
+   intercept from the sweep (:mod:`.backends.sweep`); the best move of the first block of
+   moves that improves is taken, until no move helps or the time budget runs out.
 Each improvement is reported through ``on_improve`` so a caller can show (and keep) it.
-Why: exact solvers prove optimality much faster from a near-optimal incumbent (it prunes), and
-a user who interrupts still gets a good model.
+Why: exact search proves optimality much faster from a near-optimal incumbent (it prunes),
+and a user who interrupts still gets a good model.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from .backends.sweep import Sweeper, penalty
 from .formulation import Incumbent
 from .problem import SlimProblem
 
-# Two-coefficient moves are tried only when rows x features is at most this.
+# Two-coefficient moves are tried only when rows x features, and their number, are at most this.
 PAIR_MOVE_LIMIT = 2e5
 # Candidate-by-row entries evaluated between two looks at the clock (and before the first report).
 ENTRIES_PER_CALL = 1e6
@@ -43,30 +45,32 @@ def objective(problem: SlimProblem, loss: np.ndarray, coefs: np.ndarray) -> np.n
 
 
 def warm_start(problem: SlimProblem, seconds: float = 0.5,
-               on_improve: Callable[[Incumbent], None] | None = None) -> Incumbent:
-    """The best scoring system found by rounding and local search within ``seconds``."""
+               on_improve: Callable[[Incumbent], None] | None = None,
+               start: Incumbent | None = None) -> Incumbent:
+    """The best scoring system found by rounding and local search within ``seconds`` (the
+    rounding always runs to the end; ``seconds=0`` stops there). With ``start``, only the
+    local search runs, from that model."""
     deadline = time.monotonic() + seconds
     sweeper = Sweeper(problem)
     chunk = max(16, int(ENTRIES_PER_CALL // max(1, problem.X.shape[0])))
-    best = None
-    for direction in (_mean_difference, _logistic_direction):
-        if best is not None and time.monotonic() > deadline:
-            break
+    best = start
+    for direction in (_mean_difference, _logistic_direction) if start is None else ():
         w = direction(problem, deadline)
         if best is None:  # the empty model and the direction rounded at full scale: at once
             best = _evaluate(sweeper, problem, _candidates(problem, w, scales=(_top(problem),), sizes=(0, problem.n_columns)))
             if on_improve is not None:
                 on_improve(best)
-        candidates = _candidates(problem, w)
-        found = _improve(sweeper, problem, candidates, best, deadline, chunk)
-        while found is not best:
-            best = found
-            if on_improve is not None:
-                on_improve(best)
-            found = _improve(sweeper, problem, candidates, best, deadline, chunk)
+        candidates = _candidates(problem, w)  # all of them, whatever the budget: a few per column
+        for start in range(0, candidates.shape[0], chunk):
+            found = _evaluate(sweeper, problem, candidates[start:start + chunk])
+            if found.objective < best.objective - 1e-12:
+                best = found
+                if on_improve is not None:
+                    on_improve(best)
     while time.monotonic() < deadline:
         found = _improve(sweeper, problem, _single_moves(best.coef, problem), best, deadline, chunk)
-        if found is best and problem.X.shape[0] * best.coef.size <= PAIR_MOVE_LIMIT:
+        if found is best and problem.X.shape[0] * best.coef.size <= PAIR_MOVE_LIMIT \
+                and _pair_count(problem) <= PAIR_MOVE_LIMIT:
             found = _improve(sweeper, problem, _pair_moves(best.coef, problem), best, deadline, chunk)
         if found is best:
             break
@@ -142,9 +146,9 @@ def _mean_difference(problem: SlimProblem, deadline: float) -> np.ndarray:
 
 
 def _logistic_direction(problem: SlimProblem, deadline: float, ridge: float = 1e-2,
-                        iterations: int = 25) -> np.ndarray:
+                        iterations: int = 25, least: int = 2) -> np.ndarray:
     """Coefficients (in the data's units) of a ridge-penalised logistic regression on the rows
-    (Newton steps until converged, ``iterations`` or the deadline)."""
+    (Newton steps until converged, ``iterations`` or, after ``least`` steps, the deadline)."""
     X = problem.X
     mean = X.mean(axis=0)
     sd = X.std(axis=0)
@@ -155,13 +159,13 @@ def _logistic_direction(problem: SlimProblem, deadline: float, ridge: float = 1e
     beta = np.zeros(Z.shape[1])
     reg = ridge * np.eye(Z.shape[1])
     reg[-1, -1] = 0.0
-    for _ in range(iterations):
+    for step_number in range(iterations):
         prob = 1.0 / (1.0 + np.exp(-np.clip(Z @ beta, -30, 30)))
         grad = Z.T @ (total * (prob - target)) + reg @ beta
         hess = (Z * (total * prob * (1 - prob))[:, None]).T @ Z + reg + 1e-9 * np.eye(Z.shape[1])
         step = np.linalg.solve(hess, grad)
         beta -= step
-        if np.max(np.abs(step)) < 1e-6 or time.monotonic() > deadline:
+        if np.max(np.abs(step)) < 1e-6 or (step_number + 1 >= least and time.monotonic() > deadline):
             break
     return beta[:-1] / sd
 
@@ -176,6 +180,12 @@ def _single_moves(coefs: np.ndarray, problem: SlimProblem) -> np.ndarray:
         block[:, j] = values
         out.append(block)
     return np.vstack(out) if out else np.empty((0, len(coefs)))
+
+
+def _pair_count(problem: SlimProblem) -> int:
+    """How many two-coefficient moves there are (about)."""
+    sizes = (problem.coef_hi - problem.coef_lo).astype(np.float64)
+    return int((sizes.sum() ** 2 - (sizes ** 2).sum()) / 2)
 
 
 def _pair_moves(coefs: np.ndarray, problem: SlimProblem) -> np.ndarray:

@@ -99,3 +99,30 @@ def test_cv_prints_every_fold_and_writes_csv_and_svg(cli, tmp_path):
     svg = ET.parse(plot).getroot()
     assert svg.tag.endswith("svg")
     assert len([e for e in svg.iter() if e.tag.endswith("polyline")]) == 2
+
+
+@pytest.mark.parametrize("fmt, extra, mark", [
+    ("html", (), b"<!DOCTYPE html"), ("latex", (), b"\\documentclass"), ("python", (), b"def score("),
+    ("sql", ("--dialect", "duckdb"), b"SELECT"), ("onnx", (), b"score"), ("text", (), b"Benign"),
+])
+def test_export_writes_one_file_per_format(cli, trained, tmp_path, fmt, extra, mark):
+    out = tmp_path / f"model.{fmt}"
+    run = cli("export", trained, "--format", fmt, *extra, "-o", out)
+    assert run.code == 0, run.err
+    assert mark in out.read_bytes()
+
+
+def test_verify_prints_one_line_per_check_and_exits_1_on_a_difference(cli, trained, tmp_path):
+    run = cli("verify", trained, "--data", DATA)
+    assert run.code == 0, run.out + run.err
+    lines = run.out.splitlines()
+    assert any(line.startswith("python") and " ok: " in line for line in lines)
+    assert not any("FAILED" in line for line in lines)
+
+    tampered = json.loads(trained.read_text())
+    tampered["golden"][0]["score"] += 1
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(tampered))
+    run = cli("verify", bad)
+    assert run.code == 1
+    assert "FAILED" in run.out and "golden row 0" in run.out

@@ -114,6 +114,10 @@ def test_the_installed_command_prints_one_line_too(tmp_path):
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no such file" in done.stderr
     done = subprocess.run([scorecard, "trian"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "trian" in done.stderr
+    corrupt = tmp_path / "m.json"
+    corrupt.write_text("{", encoding="utf-8")
+    done = subprocess.run([scorecard, "show", str(corrupt)], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "not valid JSON" in done.stderr
 
 
 @pytest.mark.parametrize("args, message", [
@@ -125,3 +129,4 @@ def test_bad_cv_options_fail_before_any_solving(cli, write, tmp_path, args, mess
     data = write("d.csv", GOOD)
     out, plot = tmp_path / "cv.csv", tmp_path / "cv.svg"
     assert_refused(cli("cv", data, "--target", "y", "-o", out, "--plot", plot, *args), message, out, plot)
+

@@ -1,13 +1,16 @@
-"""The CLI's helpers: live progress only on a terminal, stratified folds, the SVG plot."""
+"""The CLI's helpers: live progress only on a terminal, stratified folds, the SVG plot, atomic files."""
 from __future__ import annotations
 
 import io
+import os
+import stat
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
 
 from scorecard.crossval import stratified_folds
+from scorecard.files import atomic_output, write_atomic
 from scorecard.live import LiveProgress
 from scorecard.svgplot import error_vs_size
 from scorecard.trainer.config import ConfigError
@@ -54,3 +57,17 @@ def test_svg_plot_is_valid_with_one_line_per_series():
     lines = [e for e in root.iter() if e.tag.endswith("polyline")]
     assert [e.get("data-name") for e in lines] == ["test", "train"]
     assert "a &amp; b &lt;plot&gt;" in svg
+
+
+def test_atomic_output_gets_the_usual_mode_and_leaves_nothing_on_failure(tmp_path):
+    umask = os.umask(0o022)
+    try:
+        write_atomic(str(tmp_path / "a.txt"), "hello")
+        assert stat.S_IMODE(os.stat(tmp_path / "a.txt").st_mode) == 0o644
+        with pytest.raises(RuntimeError):
+            with atomic_output(str(tmp_path / "b.txt")) as fh:
+                fh.write("half")
+                raise RuntimeError("interrupted")
+    finally:
+        os.umask(umask)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]

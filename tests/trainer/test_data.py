@@ -132,3 +132,9 @@ def test_parquet_reads_like_the_same_csv(tmp_path, breastcancer):
     pd.read_csv(breastcancer).to_parquet(tmp_path / "b.parquet")
     pq_data = load(tmp_path / "b.parquet", "Benign")
     assert pq_data.frame.equals(csv_data.frame) and (pq_data.y == csv_data.y).all()
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path):
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbfy,x\n1,1\n0,2\n")
+    assert load(path).target.name == "y"

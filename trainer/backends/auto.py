@@ -6,8 +6,9 @@
    :func:`.enumerate.plan`), exhaustive search proves the optimum: sub-second on
    bankruptcy, haberman, mammo and breastcancer (C0 = 0.025), where a MIP takes seconds.
 3. Otherwise more local search, then the plan again with a larger budget.
-4. Otherwise a MIP from the incumbent: CP-SAT when OR-Tools is installed and the data scales
-   exactly to integers, else the PuLP formulation on HiGHS (or CBC).
+4. Otherwise a MIP from the incumbent: CP-SAT when OR-Tools is installed and the data are
+   integers (where it beats HiGHS and CBC on the big-M IP), else the PuLP formulation on
+   HiGHS (or CBC without highspy).
 Ctrl-C at any point returns the best model so far with status "interrupted".
 """
 from __future__ import annotations
@@ -28,7 +29,8 @@ from . import cpsat, enumerate as exhaustive
 # larger budget allowed after the full local search (about 1 s and 20 s of numpy on 2 cores).
 QUICK_WORK = 2e7
 FULL_WORK = 4e8
-# Seconds the larger plan may spend listing supports (the quick one gets its share of it).
+# Seconds the quick and the larger plan may spend listing supports.
+QUICK_PLAN_SECONDS = 0.25
 PLAN_SECONDS = 1.0
 
 
@@ -70,30 +72,42 @@ def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int =
                                   bound=state["bound"], gap=relative_gap(found.objective, state["bound"]),
                                   message=message))
 
+    def raise_bound(bound: float) -> None:
+        if bound > state["bound"]:
+            state["bound"] = bound
+            best = state["best"]
+            if progress is not None and best is not None and math.isfinite(best.objective):
+                progress(Progress(elapsed=time.monotonic() - start, incumbent=best.objective, bound=bound,
+                                  gap=relative_gap(best.objective, bound), message="exhaustive search"))
+
     def outcome(best: Incumbent, bound: float, status: str, backend: str) -> Outcome:
         return Outcome(best, min(bound, best.objective), status, backend, time.monotonic() - start)
 
     try:
         report(warm_start(problem, seconds=0.0, on_improve=lambda inc: report(inc, "warm start")), "warm start")
         state["backend"] = "enumerate"
-        found = _exhaustive(problem, state["best"], QUICK_WORK, deadline, report)
+        found = _exhaustive(problem, state["best"], QUICK_WORK, deadline, report, raise_bound)
         if found is not None:
             return outcome(found.incumbent, found.lower_bound, found.status, "enumerate")
         budget = min(1.0, 0.1 * time_limit)
-        report(warm_start(problem, seconds=budget, on_improve=lambda inc: report(inc, "local search")),
-               "local search")
-        found = _exhaustive(problem, state["best"], FULL_WORK, deadline, report)
+        state["backend"] = "warmstart"
+        report(warm_start(problem, seconds=budget, on_improve=lambda inc: report(inc, "local search"),
+                          start=state["best"]), "local search")
+        state["backend"] = "enumerate"
+        found = _exhaustive(problem, state["best"], FULL_WORK, deadline, report, raise_bound)
         if found is not None:
             return outcome(found.incumbent, found.lower_bound, found.status, "enumerate")
         remaining = max(0.01, deadline - time.monotonic())
         state["backend"] = "cpsat"
-        if cpsat.available():
+        if cpsat.available() and problem.gamma_exact and problem.gamma == 1.0:  # integer data
             result = cpsat.solve(problem, state["best"], remaining, threads, seed, progress=None
                                  if progress is None else _shifted(progress, start))
             if result is not None and result.incumbent is not None:
                 return outcome(result.incumbent, result.lower_bound, result.status, "cpsat")
         if mip is not None:
-            return mip(problem, state["best"], remaining)
+            state["backend"] = "mip"
+            result = mip(problem, state["best"], remaining)
+            return outcome(result.incumbent, result.lower_bound, result.status, result.backend)
         return outcome(state["best"], state["bound"], "time_limit", "warmstart")
     except KeyboardInterrupt:
         if state["best"] is None:
@@ -102,14 +116,16 @@ def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int =
 
 
 def _exhaustive(problem: SlimProblem, incumbent: Incumbent, max_work: float, deadline: float,
-                report: Callable[[Incumbent, str], None]) -> exhaustive.SearchResult | None:
-    seconds = PLAN_SECONDS * max_work / FULL_WORK
+                report: Callable[[Incumbent, str], None],
+                raise_bound: Callable[[float], None]) -> exhaustive.SearchResult | None:
+    """Exhaustive search if its plan fits ``max_work`` (None otherwise)."""
+    seconds = PLAN_SECONDS if max_work >= FULL_WORK else QUICK_PLAN_SECONDS
     plan = exhaustive.plan(problem, incumbent.objective, max_work=max_work,
                            seconds=max(0.0, min(seconds, deadline - time.monotonic())))
     if plan is None:
         return None
     return exhaustive.search(problem, incumbent, plan, deadline=deadline,
-                             on_improve=lambda inc: report(inc, "exhaustive search"))
+                             on_improve=lambda inc: report(inc, "exhaustive search"), on_bound=raise_bound)
 
 
 def _shifted(progress: Callable[[Progress], None], start: float) -> Callable[[Progress], None]:
@@ -131,33 +147,70 @@ def applies(problem: SlimProblem) -> bool:
 
 
 def fit_auto(problem: SlimProblem, config, progress: Callable[[Progress], None] | None = None):
-    """``fit.fit_problem`` for ``--solver auto``: (coef, intercept, SolveResult), the solver
-    named ``auto:BACKEND`` after the backend that produced the certificate."""
-    from ..solve import SolveResult
-
-    def mip(problem: SlimProblem, incumbent: Incumbent, remaining: float) -> Outcome:
-        return _pulp_mip(problem, incumbent, remaining, config, progress)
+    """``fit.fit_problem`` for ``--solver auto`` and ``--solver cpsat``: (coef, intercept,
+    SolveResult), the solver named ``auto:BACKEND`` after the backend that produced the
+    certificate (``cpsat`` for CP-SAT alone, from the warm start)."""
+    from ..config import ConfigError
+    from ..solve import InfeasibleError, SolveResult
 
     start = time.monotonic()
-    out = solve(problem, config.time_limit, threads=config.threads, seed=config.seed, progress=progress, mip=mip)
+    if config.solver == "cpsat":
+        if not cpsat.available():
+            raise ConfigError("--solver: cpsat needs OR-Tools (pip install ortools); or use --solver auto")
+        out = _cpsat_only(problem, config, progress)
+        name = "cpsat"
+    else:
+        def mip(problem: SlimProblem, incumbent: Incumbent, remaining: float) -> Outcome:
+            return _pulp_mip(problem, incumbent, remaining, config,
+                             None if progress is None else _shifted(progress, start))
+
+        out = solve(problem, config.time_limit, threads=config.threads, seed=config.seed, progress=progress,
+                    mip=mip)
+        name = f"auto:{out.backend}"
     best = out.incumbent
-    result = SolveResult(solver=f"auto:{out.backend}", status=out.status, objective=best.objective,
+    if not math.isfinite(best.objective):
+        raise InfeasibleError("no model satisfies the constraints (--min-features, --max-features, signs); "
+                              "relax them")
+    result = SolveResult(solver=name, status=out.status, objective=best.objective,
                          bound=out.lower_bound, gap=out.gap, seconds=time.monotonic() - start)
     return best.coef, best.intercept, result
 
 
+def _cpsat_only(problem: SlimProblem, config, progress: Callable[[Progress], None] | None) -> Outcome:
+    """CP-SAT from the millisecond warm start (``--solver cpsat``)."""
+    from ..config import ConfigError
+
+    start = time.monotonic()
+    incumbent = warm_start(problem, seconds=0.0)
+    result = cpsat.solve(problem, incumbent if math.isfinite(incumbent.objective) else None,
+                         max(0.01, config.time_limit - (time.monotonic() - start)), config.threads, config.seed,
+                         progress=progress)
+    if result is None:
+        raise ConfigError("--solver: cpsat needs data whose values are fractions with modest denominators; "
+                          "use --solver auto")
+    best = result.incumbent if result.incumbent is not None else incumbent
+    return Outcome(best, result.lower_bound, result.status, "cpsat", time.monotonic() - start)
+
+
 def _pulp_mip(problem: SlimProblem, incumbent: Incumbent, remaining: float, config,
               progress: Callable[[Progress], None] | None) -> Outcome:
-    """The PuLP formulation on HiGHS (CBC without highspy), from the incumbent."""
+    """The PuLP formulation on HiGHS (CBC without highspy), from the incumbent (kept, with
+    status "time_limit", when the solver stops before finding a model itself)."""
     from ..formulation.slim import formulate, read_solution
-    from ..solve import available, solve as solve_lp
+    from ..solve import InfeasibleError, available, solve as solve_lp
 
     start = time.monotonic()
     name = "highs" if available("highs") else "cbc"
-    ip = formulate(problem, incumbent if math.isfinite(incumbent.objective) else None)
-    result = solve_lp(ip.lp, name, time_limit=remaining, threads=config.threads, seed=config.seed,
-                      gap_abs=0.25 * problem.epsilon * ip.scale, warm_start=ip.warm_started, scale=ip.scale,
-                      progress=progress)
+    usable = math.isfinite(incumbent.objective)
+    ip = formulate(problem, incumbent if usable else None)
+    try:
+        result = solve_lp(ip.lp, name, time_limit=remaining, threads=config.threads, seed=config.seed,
+                          gap_abs=0.25 * problem.epsilon * ip.scale, warm_start=ip.warm_started, scale=ip.scale,
+                          progress=progress)
+    except InfeasibleError as exc:
+        if not usable or "time limit" not in str(exc):
+            raise
+        return Outcome(incumbent, unavoidable_loss(problem), "time_limit", name, time.monotonic() - start)
     coef, intercept = read_solution(ip, problem.n_columns)
     best = Incumbent(coef, intercept, problem.objective(coef, intercept))
     if best.objective > incumbent.objective:

@@ -133,8 +133,9 @@ def solve(problem: SlimProblem, incumbent: Incumbent | None, time_limit: float, 
     solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.monotonic() - start))
     solver.parameters.num_workers = max(1, threads)
     solver.parameters.random_seed = seed
-    # Rounding of the scaled objective is below one step per term; a model within that of
-    # the bound is optimal for the true objective.
+    # Rounding each coefficient of the scaled objective errs by at most half a step per term
+    # (the L1 terms are exact: epsilon * scale = RESOLUTION), so the true objective of any
+    # model is within ``slack`` of its scaled value.
     slack = (len(terms) + 1) / scale
     best = {"incumbent": incumbent}
 
@@ -153,17 +154,21 @@ def solve(problem: SlimProblem, incumbent: Incumbent | None, time_limit: float, 
     status = _solve_interruptibly(solver, model, Watch(), interrupted)
     found = best["incumbent"]
     if status == cp_model.OPTIMAL and found is not None:
-        return CpsatResult(found, found.objective, "optimal")
+        # Optimal for the integer objective: the true optimum is within the rounding slack.
+        return CpsatResult(found, min(found.objective, solver.BestObjectiveBound() / scale - slack), "optimal")
     if status == cp_model.INFEASIBLE and incumbent is not None:
         return CpsatResult(incumbent, incumbent.objective, "optimal")  # nothing beats it
     bound = solver.BestObjectiveBound() / scale - slack
     if found is not None:
         bound = min(bound, found.objective)
-    return CpsatResult(found, bound, "interrupted" if interrupted.is_set() else "time_limit")
+    # CP-SAT catches Ctrl-C itself while it searches (catch_sigint_signal) and stops early.
+    early = solver.WallTime() < 0.95 * solver.parameters.max_time_in_seconds
+    return CpsatResult(found, bound, "interrupted" if interrupted.is_set() or early else "time_limit")
 
 
 def _solve_interruptibly(solver, model, callback, interrupted: threading.Event) -> int:
-    """``solver.Solve`` with Ctrl-C turned into ``StopSearch`` (main thread only)."""
+    """``solver.Solve`` with Ctrl-C turned into ``StopSearch`` (main thread only) for the
+    moments Python runs (callbacks); in between, CP-SAT's own SIGINT catch stops it."""
     if threading.current_thread() is not threading.main_thread():
         return solver.Solve(model, callback)
 

@@ -31,6 +31,8 @@ from .sweep import Sweeper
 
 # Row-subset sizes of the cascade of lower bounds (then all rows).
 CASCADE = (16, 64, 256)
+# Coefficient vectors scored per block (between two looks at the clock).
+BLOCK = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,8 @@ class SearchResult:
 
 @dataclass(frozen=True)
 class Plan:
-    """The supports that may hold a model better than the incumbent, by size, and the rows x
-    candidates the first bound of the cascade would score on them (the search's cost)."""
+    """The supports that may hold a model better than the incumbent, by size, and about how
+    many (candidate, row) pairs the search will score (its cost)."""
 
     supports: tuple[tuple[int, ...], ...]
     work: float
@@ -78,7 +80,7 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
     stack = [((), np.zeros(problem.X.shape[0], dtype=np.int64), 1, 0)]
     if least == 0 and min(problem.pos_w.sum(), problem.neg_w.sum()) < upper_bound - TOLERANCE:
         found.append(())
-    while stack:
+    while stack and limit > 0:
         support, group, n_groups, start = stack.pop()
         fixed = float(problem.c0[list(support)].sum()) + problem.epsilon * len(support)
         for position in range(len(free) - 1, start - 1, -1):
@@ -102,7 +104,7 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
             if _collision_loss(problem, ids) + child_fixed >= upper_bound - TOLERANCE:
                 continue
             found.append(child)
-            total += math.prod(counts[c] for c in child) * min(n_ids, CASCADE[0])
+            total += math.prod(counts[c] for c in child) * _rows_scored(problem, upper_bound - child_fixed, n_ids)
             if total > max_work:
                 return None
     found.sort(key=len)
@@ -110,24 +112,45 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
 
 
 def search(problem: SlimProblem, incumbent: Incumbent, plan: Plan, deadline: float = math.inf,
-           on_improve: Callable[[Incumbent], None] | None = None) -> SearchResult:
+           on_improve: Callable[[Incumbent], None] | None = None,
+           on_bound: Callable[[float], None] | None = None) -> SearchResult:
     """Prove ``incumbent`` optimal or find the optimum, searching the supports of ``plan``
-    (made for an upper bound at least ``incumbent.objective``; see the module doc)."""
+    (made for an upper bound at least ``incumbent.objective``; see the module doc).
+    ``on_improve`` hears of each better model, ``on_bound`` of the proven lower bound each
+    time all supports of one size are done."""
     best = incumbent
     integral = bool(np.all(problem.X == np.round(problem.X)))
     lowest = unavoidable_loss(problem)
     free = free_columns(problem)
     price = float(problem.c0[free].min()) + problem.epsilon if len(free) else 0.0
+    size = None
     for support in plan.supports:
+        if on_bound is not None and size is not None and len(support) > size:
+            on_bound(min(best.objective, lowest + len(support) * price))
+        size = len(support)
         if time.monotonic() > deadline:
             bound = min(best.objective, lowest + len(support) * price)
             return SearchResult(best, bound, "time_limit")
-        found = _search_support(problem, np.array(support, dtype=np.int64), best, integral)
+        found, finished = _search_support(problem, np.array(support, dtype=np.int64), best, integral, deadline)
         if found is not best:
             best = found
             if on_improve is not None:
                 on_improve(best)
+        if not finished:
+            return SearchResult(best, min(best.objective, lowest + len(support) * price), "time_limit")
     return SearchResult(best, best.objective, "optimal")
+
+
+def _rows_scored(problem: SlimProblem, budget: float, n_rows: int) -> int:
+    """Rows the cascade scores per candidate, about: the first subset heavy enough to lose
+    more than the loss budget (all rows when none is)."""
+    mean = float((problem.pos_w + problem.neg_w).sum()) / max(1, len(problem.pos_w))
+    for size in CASCADE:
+        if size * 2 > n_rows:
+            break
+        if size * mean > budget:
+            return size
+    return n_rows
 
 
 def _column_codes(problem: SlimProblem) -> tuple[np.ndarray, np.ndarray]:
@@ -176,39 +199,61 @@ def _nonzero_values(problem: SlimProblem, j: int) -> np.ndarray:
     return values[values != 0]
 
 
-def _search_support(problem: SlimProblem, support: np.ndarray, best: Incumbent, integral: bool) -> Incumbent:
-    """The best model with exactly this support if it beats ``best``, else ``best``."""
-    p = problem.n_columns
+def _search_support(problem: SlimProblem, support: np.ndarray, best: Incumbent, integral: bool,
+                    deadline: float = math.inf) -> tuple[Incumbent, bool]:
+    """The best model with exactly this support if it beats ``best`` (else ``best``), and
+    whether the support was searched to the end before ``deadline``."""
     fixed = float(problem.c0[support].sum())
     if unavoidable_loss(problem, support) + fixed + problem.epsilon * len(support) >= best.objective - TOLERANCE:
-        return best
+        return best, True
     rows = _project(problem, support)
+    sweepers = _cascade(rows)
     grids = [_nonzero_values(problem, j) for j in support]
-    combos = _cartesian(grids)
-    if integral and len(support) > 1 and _scaling_is_safe(problem, support):
-        combos = combos[np.gcd.reduce(np.abs(combos).astype(np.int64), axis=1) == 1]
+    total = math.prod(len(g) for g in grids)
+    coprime_only = integral and len(support) > 1 and _scaling_is_safe(problem, support)
+    for start in range(0, total, BLOCK):
+        if time.monotonic() > deadline:
+            return best, False
+        combos = _block(grids, start, min(total, start + BLOCK))
+        if coprime_only:
+            combos = combos[np.gcd.reduce(np.abs(combos).astype(np.int64), axis=1) == 1]
+        best = _search_block(problem, support, combos, fixed, rows, sweepers, best)
+    return best, True
+
+
+def _cascade(rows: "_Projected") -> list[tuple[float, Sweeper]]:
+    """Sweepers on growing random subsets of the rows (with the subset's total weight: a
+    subset lighter than a candidate's loss budget cannot rule it out), then on all rows."""
+    order = np.random.default_rng(0).permutation(rows.X.shape[0])
+    weight = rows.pos_w + rows.neg_w
+    out = [(float(weight[order[:size]].sum()), Sweeper(rows, subset=order[:size]))
+           for size in CASCADE if size * 2 <= rows.X.shape[0]]
+    return out + [(float(weight.sum()), Sweeper(rows))]
+
+
+def _search_block(problem: SlimProblem, support: np.ndarray, combos: np.ndarray, fixed: float,
+                  rows: "_Projected", sweepers: list[tuple[float, Sweeper]], best: Incumbent) -> Incumbent:
+    """The best of ``combos`` (coefficients on ``support``) if it beats ``best``, else ``best``."""
     penalty = fixed + problem.epsilon * np.abs(combos).sum(axis=1)
     budget = best.objective - penalty - TOLERANCE
     keep = budget > 0
     combos, budget, penalty = combos[keep], budget[keep], penalty[keep]
-    order = np.random.default_rng(0).permutation(rows.X.shape[0])
-    weight = rows.pos_w + rows.neg_w
-    for size in CASCADE:
-        if size * 2 > rows.X.shape[0] or combos.shape[0] == 0:
-            break
-        if weight[order[:size]].sum() <= budget.min():
+    for weight, sweeper in sweepers[:-1]:
+        if combos.shape[0] == 0:
+            return best
+        if weight <= budget.min():
             continue  # these rows cannot lose enough to rule anything out
-        loss, _ = Sweeper(rows, subset=order[:size]).best_intercepts(combos)
+        loss, _ = sweeper.best_intercepts(combos)
         keep = loss < budget
         combos, budget, penalty = combos[keep], budget[keep], penalty[keep]
     if combos.shape[0] == 0:
         return best
-    loss, intercept = Sweeper(rows).best_intercepts(combos)
+    loss, intercept = sweepers[-1][1].best_intercepts(combos)
     objective = loss + penalty
     k = int(np.argmin(objective))
     if objective[k] >= best.objective - TOLERANCE:
         return best
-    coefs = np.zeros(p, dtype=np.int64)
+    coefs = np.zeros(problem.n_columns, dtype=np.int64)
     coefs[support] = combos[k]
     return Incumbent(coefs, int(intercept[k]), problem.objective(coefs, int(intercept[k])))
 
@@ -232,9 +277,13 @@ def _project(problem: SlimProblem, support: np.ndarray) -> _Projected:
                       problem.intercept_lo, problem.intercept_hi)
 
 
-def _cartesian(grids: list[np.ndarray]) -> np.ndarray:
-    mesh = np.meshgrid(*grids, indexing="ij")
-    return np.stack([m.ravel() for m in mesh], axis=1).astype(np.float64)
+def _block(grids: list[np.ndarray], start: int, stop: int) -> np.ndarray:
+    """Combinations number start..stop-1 of one value per grid (row-major), one per row
+    (one empty row when there are no grids)."""
+    if not grids:
+        return np.zeros((1, 0))
+    index = np.unravel_index(np.arange(start, stop), [len(g) for g in grids])
+    return np.stack([g[i] for g, i in zip(grids, index)], axis=1).astype(np.float64)
 
 
 def _scaling_is_safe(problem: SlimProblem, support: np.ndarray) -> bool:

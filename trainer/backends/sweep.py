@@ -3,8 +3,10 @@
 For fixed coefficients the best integer intercept is a one-dimensional search: with the
 threshold ``t = -intercept``, a positive row is an error when ``ceil(score) <= t`` and a
 negative row when ``ceil(score) > t`` (the prediction is 1 when ``score + intercept > 0``).
-So one weighted histogram of ``ceil(score)`` per candidate, clipped to the intercept range,
-and two cumulative sums give the error at every allowed intercept; the minimum is exact.
+So one signed histogram of ``ceil(score)`` per candidate (positives add their weight,
+negatives subtract theirs), clipped to the intercept range, and its cumulative sum give the
+error at every allowed intercept; the minimum is exact. When the rows are few next to the
+intercept range, sorting each candidate's scores gives the same answer for less work.
 This is the workhorse of the warm start and of the exhaustive search: it evaluates
 thousands of candidate coefficient vectors per call, vectorised with numpy.
 """

@@ -79,7 +79,7 @@ def expand(h: Handles, j: int, values) -> dict:
     if j in h.values or h.coef[j] is None:
         return h.values.get(j, {})
     var = h.coef[j]
-    u = {v: pulp.LpVariable(f"u_{j}_{k}", cat=pulp.LpBinary)
+    u = {v: h.lp.add_variable(f"u_{j}_{k}", cat=pulp.LpBinary)
          for k, v in enumerate(values) if v != 0 and var.lowBound <= v <= var.upBound}
     h.lp += var == pulp.lpSum(v * x for v, x in u.items()), f"coef_set_{j}"
     h.lp += pulp.lpSum(u.values()) == h.alpha[j], f"coef_set_one_{j}"
@@ -96,7 +96,7 @@ def _intercept_set(h: Handles, values) -> None:
     The SLIM IP keeps the intercept's full range [min, max] of the set (it does not clip it
     to where it changes a prediction), so every listed value is reachable.
     """
-    u = {v: pulp.LpVariable(f"u_intercept_{k}", cat=pulp.LpBinary) for k, v in enumerate(values)
+    u = {v: h.lp.add_variable(f"u_intercept_{k}", cat=pulp.LpBinary) for k, v in enumerate(values)
          if h.intercept.lowBound <= v <= h.intercept.upBound}
     h.lp += h.intercept == pulp.lpSum(v * x for v, x in u.items()), "intercept_set"
     h.lp += pulp.lpSum(u.values()) == 1, "intercept_set_one"
@@ -118,7 +118,7 @@ def _composition(problem: SlimProblem, h: Handles) -> None:
             elif len(alphas) == 1:
                 used[name] = alphas[0]
             else:
-                w = pulp.LpVariable(f"used_{len(used)}", cat=pulp.LpBinary)
+                w = h.lp.add_variable(f"used_{len(used)}", cat=pulp.LpBinary)
                 for k, a in enumerate(alphas):
                     h.lp += a <= w, f"used_{len(used)}_{k}"
                 h.lp += w <= pulp.lpSum(alphas), f"used_{len(used)}_any"

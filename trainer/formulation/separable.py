@@ -13,6 +13,7 @@ import numpy as np
 import pulp
 
 from ..problem import SlimProblem
+from ..resolve import violations
 from ..solve import InfeasibleError, solve
 from . import Incumbent
 from .slim import SlimIP, read_solution
@@ -48,7 +49,7 @@ def zero_error_model(ip: SlimIP, problem: SlimProblem, solver: str, seconds: flo
     finally:
         for z, low, high in fixed:
             z.lowBound, z.upBound = low, high
-    if problem.loss(coef, intercept) > 0:
+    if problem.loss(coef, intercept) > 0 or violations(problem, coef, intercept):
         return None
     return Incumbent(coef=coef, intercept=intercept, objective=problem.objective(coef, intercept))
 

@@ -89,10 +89,11 @@ def formulate(problem: SlimProblem, incumbent: Incumbent | None = None) -> SlimI
         fixed = 1 if s_min[k] >= gamma else 0 if s_max[k] <= 0 else None
         zk = lp.add_variable(f"z_{k}", cat=pulp.LpBinary) if fixed is None else None
         z.append(zk)
+        predicted = zk if zk is not None else fixed
         if problem.pos_w[k] > 0:
-            losses.append(problem.pos_w[k] * scale * (1 - zk) if zk is not None else problem.pos_w[k] * scale * (1 - fixed))
+            losses.append(problem.pos_w[k] * scale * (1 - predicted))
         if problem.neg_w[k] > 0:
-            losses.append(problem.neg_w[k] * scale * zk if zk is not None else problem.neg_w[k] * scale * fixed)
+            losses.append(problem.neg_w[k] * scale * predicted)
         if zk is not None:
             score = intercept + pulp.lpSum(float(X[k, j]) * coef[j] for j in usable if X[k, j] != 0)
             if problem.pos_w[k] > 0:

@@ -30,7 +30,7 @@ def add(problem: SlimProblem, h) -> None:
         if not live:
             continue
         start = h.start[0][list(cols)] if h.start is not None else None
-        nu = pulp.LpVariable(f"tilm_input_{i}", cat=pulp.LpBinary)
+        nu = h.lp.add_variable(f"tilm_input_{i}", cat=pulp.LpBinary)
         for j in live:
             h.lp += h.alpha[j] <= nu, f"tilm_use_{i}_{j}"
         if len(live) > block.max_rules:
@@ -39,7 +39,7 @@ def add(problem: SlimProblem, h) -> None:
         extra.append(block.feature_extra[name] * h.scale * nu)
         signed = [j for j in live if h.coef[j].lowBound < 0 < h.coef[j].upBound]
         if name in block.one_sign and len(live) > 1 and signed:
-            delta = pulp.LpVariable(f"tilm_sign_{i}", cat=pulp.LpBinary)
+            delta = h.lp.add_variable(f"tilm_sign_{i}", cat=pulp.LpBinary)
             for j in live:
                 var = h.coef[j]
                 h.lp += var <= max(var.upBound, 0) * delta, f"tilm_sign_hi_{i}_{j}"

@@ -1,0 +1,245 @@
+"""Rows per second of the code exports, against hand-written and library anchors in the same run.
+
+    python benchmarks/exports.py                 # 1,000,000 rows, median of 3, prints a table
+    python benchmarks/exports.py --write         # ... and records it in benchmarks/RESULTS.md
+
+One 11-term integer model (6 linear terms, 5 thresholds, intercept -40) over 11 integer
+columns with values 1..10, scored on the same rows by:
+- the ``python`` export, ``score(row)`` over a list of dict rows (the runtime's own
+  ``score(model, row)`` alongside, and m2cgen's positional Python for a linear model over the
+  same columns when m2cgen is installed);
+- the ``sql`` export in DuckDB and SQLite, against the query a person would write by hand
+  (the same sum of ``CASE WHEN`` terms, no missing-value handling), both aggregated with
+  ``count(*), sum(score), sum(prediction)`` so no engine ships rows to Python;
+- the ``onnx`` export in onnxruntime, against NumPy's ``X @ w`` and skl2onnx's linear model
+  (when installed).
+Every engine's sums are checked against NumPy's before timing. Not part of the test suite.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.util
+import platform
+import re
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from scorecard.exporters import onnx as onnx_export
+from scorecard.exporters import python as python_export
+from scorecard.exporters import sql as sql_export
+from scorecard.runtime import Input, Model, Target, Term, score
+
+HERE = Path(__file__).resolve().parent
+NAMES = [f"x{k}" for k in range(1, 12)]
+LINEAR = [2, 1, 3, -1, 2, 1]                      # points of x1..x6
+THRESHOLDS = [(">=", 5, 3), ("<", 3, -2), (">=", 8, 4), ("<", 6, 1), (">=", 2, 2)]  # x7..x11
+INTERCEPT = -40
+HEADING = "## Code exports (benchmarks/exports.py)"
+
+
+def bench_model() -> Model:
+    terms = [Term(n, "linear", None, p, f"{p} x {n}") for n, p in zip(NAMES, LINEAR)]
+    terms += [Term(n, op, v, p, f"{n} {op} {v}") for n, (op, v, p) in zip(NAMES[6:], THRESHOLDS)]
+    return Model(kind="linear", target=Target("y", 1), inputs=tuple(Input(n, "numeric") for n in NAMES),
+                 terms=tuple(terms), intercept=INTERCEPT)
+
+
+def reference(x: np.ndarray) -> np.ndarray:
+    """The scores with NumPy (int64): what every engine must reproduce."""
+    total = INTERCEPT + x[:, :6] @ np.array(LINEAR)
+    for k, (op, v, p) in enumerate(THRESHOLDS):
+        col = x[:, 6 + k]
+        total = total + np.where(col >= v if op == ">=" else col < v, p, 0)
+    return total
+
+
+def hand_written_sql() -> str:
+    terms = [f"{p} * {n}" for n, p in zip(NAMES, LINEAR)]
+    terms += [f"CASE WHEN {n} {op} {v} THEN {p} ELSE 0 END" for n, (op, v, p) in zip(NAMES[6:], THRESHOLDS)]
+    return ("SELECT *, CASE WHEN score > 0 THEN 1 ELSE 0 END AS prediction FROM "
+            f"(SELECT *, {INTERCEPT} + {' + '.join(terms)} AS score FROM input) AS t")
+
+
+def aggregate(query: str) -> str:
+    return f'SELECT count(*), sum("score"), sum("prediction") FROM ({query.rstrip().rstrip(";")}) AS q'
+
+
+def median_seconds(run: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def load_module(text: str, name: str):
+    path = Path(tempfile.mkdtemp(prefix="scorecard-bench-")) / f"{name}.py"
+    path.write_text(text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(n: int, repeat: int) -> list[tuple[str, str, float, str]]:
+    """(what, engine, rows per second, note) for every measurement."""
+    model = bench_model()
+    x = np.random.default_rng(7).integers(1, 11, size=(n, len(NAMES)), dtype=np.int64)
+    want = reference(x)
+    want_sums = (n, int(want.sum()), int((want > 0).sum()))
+    out: list[tuple[str, str, float, str]] = []
+
+    def record(what: str, engine: str, seconds: float, note: str = "") -> None:
+        out.append((what, engine, n / seconds, note))
+        print(f"{what:<44} {engine:<22} {n / seconds / 1e6:9.2f} M rows/s  {note}", flush=True)
+
+    # ---- Python
+    rows = [dict(zip(NAMES, r)) for r in x.tolist()]
+    exported = load_module(python_export.render(model), "bench_export")
+    scores = [exported.score(r) for r in rows]
+    if scores != want.tolist():
+        raise SystemExit("python export disagrees with NumPy")
+    record("python export: score(row) over dict rows", f"CPython {platform.python_version()}",
+           median_seconds(lambda: [exported.score(r) for r in rows], repeat))
+    sample = rows[: n // 10]
+    seconds = median_seconds(lambda: [score(model, r) for r in sample], 1) * 10
+    record("scorecard.runtime score(model, row)", f"CPython {platform.python_version()}", seconds,
+           f"timed on {len(sample):,} rows")
+    try:
+        import m2cgen
+        from sklearn.linear_model import LinearRegression
+
+        lr = LinearRegression().fit(x[:1000].astype(float), x[:1000] @ np.arange(1, 12))
+        m2c = load_module(m2cgen.export_to_python(lr), "bench_m2cgen")
+        lists = x.astype(float).tolist()
+        record("anchor: m2cgen Python, positional lists", f"m2cgen {m2cgen.__version__}",
+               median_seconds(lambda: [m2c.score(r) for r in lists], repeat), "linear terms only")
+        del lists
+    except ImportError:
+        print("m2cgen not installed: anchor skipped")
+    del rows, scores
+
+    # ---- SQL
+    import duckdb
+    import pandas as pd
+
+    frame = pd.DataFrame({name: x[:, k] for k, name in enumerate(NAMES)})
+    duck = duckdb.connect()
+    duck.register("frame", frame)
+    duck.execute("CREATE TABLE input AS SELECT * FROM frame")
+    duck.unregister("frame")
+    ours, hand = aggregate(sql_export.render(model, dialect="duckdb")), aggregate(hand_written_sql())
+    for query in (ours, hand):
+        if tuple(int(v) for v in duck.execute(query).fetchone()) != want_sums:
+            raise SystemExit("duckdb query disagrees with NumPy")
+    record("sql export", f"duckdb {duckdb.__version__}", median_seconds(lambda: duck.execute(ours).fetchone(), repeat))
+    record("anchor: hand-written CASE WHEN query", f"duckdb {duckdb.__version__}",
+           median_seconds(lambda: duck.execute(hand).fetchone(), repeat))
+    duck.close()
+
+    lite = sqlite3.connect(":memory:")
+    lite.execute(f"CREATE TABLE input ({', '.join(f'{c} INTEGER' for c in NAMES)})")
+    lite.executemany(f"INSERT INTO input VALUES ({', '.join('?' * len(NAMES))})", x.tolist())
+    ours, hand = aggregate(sql_export.render(model, dialect="sqlite")), aggregate(hand_written_sql())
+    for query in (ours, hand):
+        if tuple(lite.execute(query).fetchone()) != want_sums:
+            raise SystemExit("sqlite query disagrees with NumPy")
+    record("sql export", f"sqlite {sqlite3.sqlite_version}", median_seconds(lambda: lite.execute(ours).fetchone(), repeat))
+    record("anchor: hand-written CASE WHEN query", f"sqlite {sqlite3.sqlite_version}",
+           median_seconds(lambda: lite.execute(hand).fetchone(), repeat))
+    lite.close()
+
+    # ---- ONNX
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(onnx_export.render(model), providers=["CPUExecutionProvider"])
+    feeds = {name: np.ascontiguousarray(x[:, k], dtype=np.float64) for k, name in enumerate(NAMES)}
+    got = session.run(["score"], feeds)[0]
+    if not np.array_equal(got, want):
+        raise SystemExit("onnx export disagrees with NumPy")
+    record("onnx export", f"onnxruntime {ort.__version__}", median_seconds(lambda: session.run(None, feeds), repeat))
+    xf = x.astype(np.float64)
+    w = np.array(LINEAR + [0] * 5, dtype=np.float64)
+    record("anchor: NumPy X @ w", f"numpy {np.__version__}", median_seconds(lambda: xf @ w, repeat), "linear terms only")
+    try:
+        import skl2onnx
+        from skl2onnx.common.data_types import FloatTensorType
+        from sklearn.linear_model import LinearRegression
+
+        lr = LinearRegression().fit(x[:1000].astype(float), x[:1000] @ np.arange(1, 12))
+        proto = skl2onnx.convert_sklearn(lr, initial_types=[("X", FloatTensorType([None, len(NAMES)]))])
+        skl = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+        x32 = x.astype(np.float32)
+        record("anchor: skl2onnx LinearRegression", f"onnxruntime {ort.__version__}",
+               median_seconds(lambda: skl.run(None, {"X": x32}), repeat), "float32 [N, 11], linear only")
+    except ImportError:
+        print("skl2onnx not installed: anchor skipped")
+    return out
+
+
+def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, command: str) -> str:
+    cpu = "unknown"
+    try:
+        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        match = re.search(r"^Model name:\s*(.+)$", lscpu, re.M)
+        cpu = match.group(1).strip() if match else cpu
+    except OSError:
+        pass
+    import os
+
+    lines = [HEADING, "",
+             f"{datetime.date.today().isoformat()}; {cpu}, {os.cpu_count()} cores (shared with other jobs); "
+             f"Python {platform.python_version()}; {n:,} rows, median of {repeat}.",
+             f"Command: `{command}`", "",
+             "| what | engine | M rows/s | note |", "|---|---|---:|---|"]
+    lines += [f"| {what} | {engine} | {rate / 1e6:.2f} | {note} |" for what, engine, rate, note in results]
+    by = {(w, e): r for w, e, r, _ in results}
+    ratios = []
+    for engine in sorted({e for w, e, _, _ in results if w == "sql export"}):
+        ours, hand = by[("sql export", engine)], by.get(("anchor: hand-written CASE WHEN query", engine))
+        if hand:
+            ratios.append(f"{engine}: hand-written / export = {hand / ours:.2f}x")
+    if ratios:
+        lines += ["", "SQL export against the hand-written query (goal: within 1.5x): " + "; ".join(ratios) + "."]
+    return "\n".join(lines) + "\n"
+
+
+def write_results(text: str) -> None:
+    """Replace this benchmark's section of RESULTS.md (or append it), leaving the rest alone."""
+    path = HERE / "RESULTS.md"
+    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
+    start = old.find(HEADING)
+    if start < 0:
+        new = old.rstrip() + "\n\n" + text
+    else:
+        following = old.find("\n## ", start + len(HEADING))
+        new = old[:start] + text + ("" if following < 0 else old[following:])
+    path.write_text(new, encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--write", action="store_true", help="record the results in benchmarks/RESULTS.md")
+    args = parser.parse_args()
+    results = run(args.rows, args.repeat)
+    text = section(results, args.rows, args.repeat, "python " + " ".join(["benchmarks/exports.py"] + sys.argv[1:]))
+    print()
+    print(text)
+    if args.write:
+        write_results(text)
+
+
+if __name__ == "__main__":
+    main()

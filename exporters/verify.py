@@ -1,0 +1,362 @@
+"""Run every code export in its real engine and compare it with the runtime, row by row.
+
+``verify(model, rows)`` scores the model's golden rows (and ``rows``) with
+``scorecard.runtime`` and with each export the machine can run: the ``python`` file in
+CPython, the ``sql`` query in SQLite, DuckDB and PostgreSQL, the ``onnx`` graph in
+onnxruntime. A score must be numerically equal to the runtime's (None where the runtime has
+none), and so must the prediction. An engine that is not installed (or PostgreSQL when
+``SCORECARD_PG_DSN`` is unset) gives a skipped check (``ok`` None) with its reason, never a
+pass. Rows are loaded into each engine with real types: numeric inputs as integer or double
+columns (double as soon as one value is not integral), categorical inputs as text, missing
+values as NULL / NaN / ''.
+"""
+from __future__ import annotations
+
+import csv
+import importlib.util
+import math
+import os
+import platform
+import sqlite3
+import tempfile
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping
+
+from scorecard.runtime import Input, Model, RowError, predict, score
+from scorecard.runtime.score import coerce, is_missing
+
+from . import onnx as onnx_export
+from . import python as python_export
+from . import sql as sql_export
+from .registry import ExportError
+
+PG_ENV = "SCORECARD_PG_DSN"
+
+
+@dataclass(frozen=True)
+class FormatCheck:
+    """How one export did in one engine.
+
+    ``ok`` is True when every row agreed, False when one did not (or the export could not be
+    produced or run: ``first_mismatch`` then says why), None when the check was skipped
+    (``reason`` says why).
+    """
+
+    format: str
+    engine: str
+    ok: bool | None
+    rows: int
+    mismatches: int
+    first_mismatch: str | None
+    reason: str | None = None
+
+    def line(self) -> str:
+        """One line for a terminal: format, engine, verdict and the first difference."""
+        where = f"{self.format:<7} {self.engine:<22}"
+        if self.ok is None:
+            return f"{where} skipped: {self.reason}"
+        if self.ok:
+            return f"{where} ok: {self.rows} rows, identical scores"
+        if self.mismatches:
+            return f"{where} FAILED: {self.mismatches} of {self.rows} rows differ; first: {self.first_mismatch}"
+        return f"{where} FAILED: {self.first_mismatch}"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One row to check and what the runtime says about it."""
+
+    where: str
+    row: Mapping[str, object]
+    score: int | float | None
+    prediction: int | None
+
+
+Result = tuple[object, object]  # (score, prediction) as an engine returns them
+
+
+def _agree(expected: object, got: object) -> bool:
+    """Numerically equal, with None (and NaN, ONNX's null) only matching None."""
+    if isinstance(got, float) and math.isnan(got):
+        got = None
+    if expected is None or got is None:
+        return expected is None and got is None
+    return expected == got
+
+
+def _compare(fmt: str, engine: str, cases: list[Case], results: list[Result]) -> FormatCheck:
+    bad = [(c, r) for c, r in zip(cases, results)
+           if not (_agree(c.score, r[0]) and _agree(c.prediction, r[1]))]
+    first = None
+    if bad:
+        c, (s, p) = bad[0]
+        first = (f"{c.where}: runtime score {c.score!r} prediction {c.prediction!r}, "
+                 f"{engine} score {s!r} prediction {p!r}")
+    if len(results) != len(cases):
+        return FormatCheck(fmt, engine, False, len(cases), abs(len(cases) - len(results)),
+                           f"{engine} returned {len(results)} rows for {len(cases)}")
+    return FormatCheck(fmt, engine, not bad, len(cases), len(bad), first)
+
+
+def _run(fmt: str, engine: str, cases: list[Case], run: Callable[[], list[Result]]) -> FormatCheck:
+    """Run one export; an export that cannot be rendered or fails in its engine is a failure."""
+    try:
+        results = run()
+    except Exception as exc:  # the engine's own error is the finding: report it, keep checking
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return FormatCheck(fmt, engine, False, len(cases), 0, f"{type(exc).__name__}: {message}")
+    return _compare(fmt, engine, cases, results)
+
+
+def _skip(fmt: str, engine: str, reason: str) -> FormatCheck:
+    return FormatCheck(fmt, engine, None, 0, 0, None, reason)
+
+
+# ---------------------------------------------------------------------------- rows and types
+
+
+def _typed(inp: Input, value: object) -> object:
+    """A value as its engine column holds it: number or text, None when missing or unreadable
+    (an unreadable value can only be in an input no term uses: the runtime refuses the rest)."""
+    if is_missing(value):
+        return None
+    try:
+        return coerce(inp, value)
+    except RowError:
+        return None
+
+
+@dataclass(frozen=True)
+class Table:
+    """The cases as typed columns: one per model input, plus a row number to keep order."""
+
+    key: str
+    columns: list[tuple[Input, str]]  # (input, 'int' | 'float' | 'text')
+    values: list[tuple]
+
+
+def _table(model: Model, cases: list[Case]) -> Table:
+    key = "_row"
+    while any(inp.name == key for inp in model.inputs):
+        key = "_" + key
+    columns = []
+    cells = []
+    for inp in model.inputs:
+        column = [_typed(inp, c.row.get(inp.name)) for c in cases]
+        if inp.type == "categorical":
+            kind = "text"
+        elif all(v is None or isinstance(v, int) for v in column):
+            kind = "int"
+        else:
+            kind = "float"
+            column = [None if v is None else float(v) for v in column]
+        columns.append((inp, kind))
+        cells.append(column)
+    values = [(k, *row) for k, row in enumerate(zip(*cells))] if cells else [(k,) for k in range(len(cases))]
+    return Table(key, columns, values)
+
+
+SQL_TYPES = {
+    "sqlite": {"int": "INTEGER", "float": "REAL", "text": "TEXT"},
+    "duckdb": {"int": "BIGINT", "float": "DOUBLE", "text": "VARCHAR"},
+    "postgres": {"int": "BIGINT", "float": "DOUBLE PRECISION", "text": "TEXT"},
+}
+
+
+def _sql_rows(engine: str, con, model: Model, table: Table, placeholder: str, temporary: bool = False) -> list[Result]:
+    """Load ``table`` as ``input`` through DB-API ``con`` and run the exported query over it."""
+    from .sql_dialects import dialect
+
+    d = dialect(engine)
+    types = SQL_TYPES[engine]
+    columns = [f"{d.ident(table.key)} BIGINT"] + [f"{d.ident(inp.name)} {types[kind]}" for inp, kind in table.columns]
+    cur = con.cursor()
+    cur.execute(f"CREATE {'TEMPORARY ' if temporary else ''}TABLE {d.ident('input')} ({', '.join(columns)})")
+    if engine == "duckdb":
+        _insert_frame(con, table)
+    else:
+        width = len(columns)
+        per_statement = max(1, 30000 // width)
+        row_marks = "(" + ", ".join([placeholder] * width) + ")"
+        for start in range(0, len(table.values), per_statement):
+            chunk = table.values[start:start + per_statement]
+            cur.execute(f"INSERT INTO {d.ident('input')} VALUES {', '.join([row_marks] * len(chunk))}",
+                        [v for row in chunk for v in row])
+    query = sql_export.render(model, dialect=engine).rstrip().rstrip(";")
+    cur.execute(f"SELECT q.{d.ident(table.key)}, q.\"score\", q.\"prediction\" FROM ({query}\n) AS q "
+                f"ORDER BY q.{d.ident(table.key)}")
+    return [(s, p) for _, s, p in cur.fetchall()]
+
+
+def _insert_frame(con, table: Table) -> None:
+    """Fill DuckDB's ``input`` from a pandas frame with nullable dtypes (NULLs stay NULL):
+    binding thousands of parameters is slow in DuckDB, scanning a frame is not."""
+    import pandas as pd
+
+    dtypes = {"int": "Int64", "float": "Float64", "text": "string"}
+    frame = pd.DataFrame({
+        f"c{k}": pd.array([row[k] for row in table.values], dtype="Int64" if k == 0 else dtypes[kind])
+        for k, kind in enumerate(["int"] + [kind for _, kind in table.columns])})
+    con.register("scorecard_rows", frame)
+    try:
+        con.execute('INSERT INTO "input" SELECT * FROM scorecard_rows')
+    finally:
+        con.unregister("scorecard_rows")
+
+
+# ---------------------------------------------------------------------------- engines
+
+
+def check_python(model: Model, cases: list[Case]) -> FormatCheck:
+    """The exported .py file, imported from disk as its own module, scoring every row."""
+    engine = f"python {platform.python_version()}"
+
+    def run() -> list[Result]:
+        with tempfile.TemporaryDirectory(prefix="scorecard-verify-") as tmp:
+            path = os.path.join(tmp, "exported_model.py")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(python_export.render(model))
+            spec = importlib.util.spec_from_file_location("scorecard_exported_model", path)
+            module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
+        return [(module.score(c.row), module.predict(c.row)) for c in cases]
+
+    return _run("python", engine, cases, run)
+
+
+def check_sqlite(model: Model, cases: list[Case]) -> FormatCheck:
+    """The sqlite-dialect query in the standard library's SQLite."""
+
+    def run() -> list[Result]:
+        con = sqlite3.connect(":memory:")
+        try:
+            return _sql_rows("sqlite", con, model, _table(model, cases), "?")
+        finally:
+            con.close()
+
+    return _run("sql", f"sqlite {sqlite3.sqlite_version}", cases, run)
+
+
+def check_duckdb(model: Model, cases: list[Case]) -> FormatCheck:
+    """The duckdb-dialect query in an in-memory DuckDB (skipped when duckdb is not installed)."""
+    try:
+        import duckdb
+    except ImportError:
+        return _skip("sql", "duckdb", "duckdb is not installed (pip install 'scorecard[sql]')")
+
+    def run() -> list[Result]:
+        con = duckdb.connect(":memory:")
+        try:
+            return _sql_rows("duckdb", con, model, _table(model, cases), "?")
+        finally:
+            con.close()
+
+    return _run("sql", f"duckdb {duckdb.__version__}", cases, run)
+
+
+def check_postgres(model: Model, cases: list[Case], dsn: str | None = None) -> FormatCheck:
+    """The postgres-dialect query over a temporary table in the server at SCORECARD_PG_DSN."""
+    dsn = dsn or os.environ.get(PG_ENV)
+    if not dsn:
+        return _skip("sql", "postgres", f"set {PG_ENV} to a PostgreSQL database to check it (.ci/postgres.sh starts one)")
+    try:
+        import psycopg
+    except ImportError:
+        return _skip("sql", "postgres", "psycopg is not installed (pip install 'scorecard[sql]')")
+    try:
+        con = psycopg.connect(dsn, connect_timeout=10)
+    except psycopg.Error as exc:
+        return _skip("sql", "postgres", f"cannot connect to {PG_ENV}: {str(exc).strip().splitlines()[0]}")
+    version = con.info.server_version
+
+    def run() -> list[Result]:
+        try:
+            return _sql_rows("postgres", con, model, _table(model, cases), "%s", temporary=True)
+        finally:
+            con.rollback()
+            con.close()
+
+    return _run("sql", f"postgres {version // 10000}.{version % 10000}", cases, run)
+
+
+def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
+    """The ONNX graph in onnxruntime (skipped when onnx or onnxruntime is not installed)."""
+    try:
+        import numpy as np
+        import onnxruntime as ort
+    except ImportError:
+        return _skip("onnx", "onnxruntime", "onnxruntime is not installed (pip install 'scorecard[onnx]')")
+
+    def run() -> list[Result]:
+        table = _table(model, cases)
+        session = ort.InferenceSession(onnx_export.render(model), providers=["CPUExecutionProvider"])
+        feeds = {}
+        for k, (inp, kind) in enumerate(table.columns, start=1):
+            column = [row[k] for row in table.values]
+            if kind == "text":
+                feeds[inp.name] = np.array(["" if v is None else v for v in column], dtype=object)
+            else:
+                feeds[inp.name] = np.array([math.nan if v is None else float(v) for v in column], dtype=np.float64)
+        scores, predictions = session.run(["score", "prediction"], feeds)
+        return [(float(s), float(p)) for s, p in zip(scores, predictions)]
+
+    return _run("onnx", f"onnxruntime {ort.__version__}", cases, run)
+
+
+# ---------------------------------------------------------------------------- entry points
+
+
+def cases_for(model: Model, rows: Iterable[Mapping[str, object]] | None = None) -> list[Case]:
+    """The golden rows and ``rows`` with the runtime's score and prediction for each."""
+    cases = [Case(f"golden row {k}", g.row, score(model, g.row), predict(model, g.row))
+             for k, g in enumerate(model.golden)]
+    for k, row in enumerate(rows or ()):
+        try:
+            value = score(model, row)
+        except RowError as exc:
+            raise RowError(f"data row {k + 1}: {exc}") from None
+        cases.append(Case(f"data row {k + 1}", row, value, None if value is None else 1 if value > 0 else 0))
+    return cases
+
+
+def check_golden(model: Model, cases: list[Case]) -> FormatCheck:
+    """The scores stored in the model file against the runtime's (the reference itself)."""
+    golden = cases[:len(model.golden)]
+    results = [(g.score, g.prediction) for g in model.golden]
+    return _compare("model", "golden rows", golden, results)
+
+
+def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = None) -> list[FormatCheck]:
+    """Check every code export on the golden rows (and ``rows``) in every available engine."""
+    cases = cases_for(model, rows)
+    checks = [check_golden(model, cases)] if model.golden else []
+    checks += [check_python(model, cases), check_sqlite(model, cases), check_duckdb(model, cases),
+               check_postgres(model, cases, pg_dsn), check_onnx(model, cases)]
+    return checks
+
+
+def read_rows(path: str) -> list[dict]:
+    """A CSV (or Parquet) file's rows as dicts; CSV values stay strings, as the runtime reads them."""
+    if path.lower().endswith((".parquet", ".pq")):
+        import pandas as pd
+
+        return pd.read_parquet(path).to_dict("records")
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            return list(csv.DictReader(fh))
+    except FileNotFoundError:
+        raise RowError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise RowError(f"{path}: cannot read the data ({exc})") from None
+
+
+def verify_all(model: Model, data: str | None = None) -> list[FormatCheck]:
+    """``verify`` over the golden rows and, when given, the rows of the file ``data``."""
+    rows = read_rows(data) if data else []
+    if rows:
+        lacking = [i.name for i in model.used_inputs if i.name not in rows[0]]
+        if lacking:
+            raise RowError(f"{data}: the model needs column {lacking[0]!r}, which the data lacks")
+    if not rows and not model.golden:
+        raise ExportError("nothing to verify: the model has no golden rows and no --data was given")
+    return verify(model, rows)

@@ -1,0 +1,77 @@
+"""Score -> risk: reading ``model.probability``. Standard library only.
+
+A model trained for it says how its score maps to the probability of the positive class
+(the "risk" column of a risk scorecard). ``probability`` is ``null`` or one of:
+
+``{"method": "logistic", "scale": s}``
+    ``risk = 1 / (1 + exp(-s * score))``. Models trained with the logistic loss carry
+    ``scale = 1.0``: their score *is* the log-odds the loss was fitted to.
+
+``{"method": "table", "table": [{"score": x, "risk": r}, ...]}``
+    A calibrated, monotone table with one row per distinct training score, sorted by
+    ``score`` (strictly increasing), ``risk`` in [0, 1] and non-decreasing (isotonic
+    regression of the training labels on the scores: ``trainer/calibrate.py``). A score
+    reads the row of the largest table score at or below it; a score below the first row
+    reads the first row. Used for models trained with the 0-1 loss (and the other losses).
+
+Exporters print the same thing: the logistic formula, or the table as a "score -> risk"
+list (the HTML/LaTeX scorecards' risk table).
+"""
+from __future__ import annotations
+
+import bisect
+import math
+from typing import Any
+
+from .model import Model, ModelError, Number
+
+METHODS = ("logistic", "table")
+
+
+def check_probability(probability: Any) -> None:
+    """Raise ModelError naming the field when ``probability`` is not null or a valid shape above."""
+    if probability is None:
+        return
+    if not isinstance(probability, dict):
+        raise ModelError("probability: must be null or an object")
+    method = probability.get("method")
+    if method not in METHODS:
+        raise ModelError(f"probability.method: must be one of {', '.join(METHODS)}, got {method!r}")
+    if method == "logistic":
+        scale = probability.get("scale")
+        if not _number(scale) or scale <= 0:
+            raise ModelError(f"probability.scale: must be a number > 0, got {scale!r}")
+        return
+    table = probability.get("table")
+    if not isinstance(table, list) or not table:
+        raise ModelError("probability.table: must be a non-empty list of {score, risk} rows")
+    last_score, last_risk = -math.inf, 0.0
+    for k, row in enumerate(table):
+        where = f"probability.table[{k}]"
+        if not isinstance(row, dict) or not _number(row.get("score")) or not _number(row.get("risk")):
+            raise ModelError(f"{where}: must be {{\"score\": number, \"risk\": number}}")
+        if not 0 <= row["risk"] <= 1:
+            raise ModelError(f"{where}.risk: must be between 0 and 1, got {row['risk']!r}")
+        if row["score"] <= last_score:
+            raise ModelError(f"{where}.score: scores must be strictly increasing")
+        if row["risk"] < last_risk:
+            raise ModelError(f"{where}.risk: risks must not decrease as the score grows")
+        last_score, last_risk = row["score"], row["risk"]
+
+
+def risk(model: Model, score: Number | None) -> float | None:
+    """The probability of the positive class at ``score`` (None without a score or a mapping)."""
+    probability = model.probability
+    if score is None or probability is None:
+        return None
+    check_probability(probability)
+    if probability["method"] == "logistic":
+        z = probability["scale"] * score
+        return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+    table = probability["table"]
+    k = bisect.bisect_right([row["score"] for row in table], score) - 1
+    return float(table[max(k, 0)]["risk"])
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
