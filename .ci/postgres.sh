@@ -4,14 +4,14 @@
 #   eval "$(bash .ci/postgres.sh)"      # prints and exports SCORECARD_PG_DSN=postgresql://...
 #   bash .ci/postgres.sh stop           # stops it and removes its data directory
 #
-# The server lives in $SCORECARD_PG_DIR (default /tmp/scorecard-pg), listens on 127.0.0.1 only,
+# The server lives in $SCORECARD_PG_DIR (default /tmp/scorecard-pg-UID), listens on 127.0.0.1 only,
 # port $SCORECARD_PG_PORT (default 55432), trusts local connections and holds database
 # "scorecard". Idempotent: a server already answering on the port is reused. As root, initdb and
 # the server run as the "postgres" user (PostgreSQL refuses to run as root). A lock serialises
 # concurrent callers (parallel test sessions).
 set -euo pipefail
 
-DIR=${SCORECARD_PG_DIR:-/tmp/scorecard-pg}
+DIR=${SCORECARD_PG_DIR:-/tmp/scorecard-pg-$(id -u)}
 PORT=${SCORECARD_PG_PORT:-55432}
 DB=scorecard
 USER_NAME=postgres

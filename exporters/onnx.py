@@ -12,7 +12,9 @@ round them), ``string`` for categorical inputs. Outputs, both ``double [N]``:
   negative; NaN cannot be mistaken for a class.
 
 A missing value is NaN in a numeric input and an empty string in a categorical one; under
-``{"impute": ...}`` the stated value replaces it inside the graph. Opset 19 is the first
+``{"impute": ...}`` the stated value replaces it inside the graph. A NaN read by a linear
+term makes the sum NaN by itself, so only inputs read through conditions get a test: every
+node is one pass over the batch, and onnxruntime's speed here is memory traffic. Opset 19 is the first
 whose ``Equal`` compares strings; the graph uses nothing outside the default domain.
 """
 from __future__ import annotations
@@ -37,13 +39,15 @@ EXACT = 2**53
 
 
 class Graph:
-    """A growing ONNX graph: nodes, constants and fresh names that never clash with inputs."""
+    """A growing ONNX graph: nodes, constants (each value stored once) and fresh names that
+    never clash with inputs."""
 
     def __init__(self, taken: set[str]) -> None:
         self.taken = set(taken)
         self.counter = itertools.count()
         self.nodes: list = []
         self.constants: list = []
+        self.known: dict[tuple, str] = {}
 
     def name(self, hint: str) -> str:
         name = f"_{hint}{next(self.counter)}"
@@ -60,30 +64,29 @@ class Graph:
     def double(self, value: int | float) -> str:
         if isinstance(value, int) and abs(value) > EXACT:
             raise ExportError(f"{value} is too large to be exact as a double in ONNX")
-        name = self.name("c")
-        self.constants.append(helper.make_tensor(name, TensorProto.DOUBLE, [], [float(value)]))
-        return name
+        return self._constant("c", TensorProto.DOUBLE, float(value))
 
-    def strings(self, values: tuple[str, ...] | str) -> str:
-        name = self.name("s")
-        if isinstance(values, str):
-            self.constants.append(helper.make_tensor(name, TensorProto.STRING, [], [values.encode("utf-8")]))
-        else:
-            self.constants.append(helper.make_tensor(name, TensorProto.STRING, [len(values)],
-                                                     [v.encode("utf-8") for v in values]))
-        return name
+    def string(self, value: str) -> str:
+        return self._constant("s", TensorProto.STRING, value.encode("utf-8"))
+
+    def _constant(self, hint: str, dtype: int, value: float | bytes) -> str:
+        key = (dtype, repr(value))
+        if key not in self.known:
+            self.known[key] = self.name(hint)
+            self.constants.append(helper.make_tensor(self.known[key], dtype, [], [value]))
+        return self.known[key]
 
 
 def _missing(g: Graph, inp: Input) -> str:
     """A bool [N] tensor: True where the input holds no value (NaN, or '' for categories)."""
     if inp.type == "categorical":
-        return g.op("Equal", inp.name, g.strings(""))
+        return g.op("Equal", inp.name, g.string(""))
     return g.op("IsNaN", inp.name)
 
 
 def _value(g: Graph, inp: Input, value: object) -> str:
     if inp.type == "categorical":
-        return g.strings(str(value))
+        return g.string(str(value))
     return g.double(coerce(inp, value))  # type: ignore[arg-type]
 
 
@@ -93,7 +96,7 @@ def _term(g: Graph, term: Term, inp: Input, x: str) -> str:
     if term.op == "linear":
         return g.op("Mul", points, x)
     if term.op == "in":
-        hits = [g.op("Equal", x, g.strings(v)) for v in term.value]  # type: ignore[union-attr]
+        hits = [g.op("Equal", x, g.string(v)) for v in term.value]  # type: ignore[union-attr]
         condition = hits[0]
         for hit in hits[1:]:
             condition = g.op("Or", condition, hit)
@@ -114,31 +117,31 @@ def build(model: Model) -> "onnx.ModelProto":
             raise ExportError(f"input {clash!r} clashes with the ONNX output of that name; rename it")
     g = Graph({inp.name for inp in model.inputs} | {"score", "prediction"})
     imputed = model.imputed
+    linear = {t.input for t in model.terms if t.op == "linear"}
     x: dict[str, str] = {}
     missing: list[str] = []
     for inp in model.used_inputs:
-        mask = _missing(g, inp)
         if inp.name in imputed:
-            x[inp.name] = g.op("Where", mask, _value(g, inp, imputed[inp.name]), inp.name)
-        else:
-            x[inp.name] = inp.name
-            missing.append(mask)
+            x[inp.name] = g.op("Where", _missing(g, inp), _value(g, inp, imputed[inp.name]), inp.name)
+            continue
+        x[inp.name] = inp.name
+        if inp.name not in linear:  # a NaN read by a linear term makes the sum NaN by itself
+            missing.append(_missing(g, inp))
     shape = g.op("Shape", model.inputs[0].name)
     total = g.op("ConstantOfShape", shape,
                  value=helper.make_tensor("intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]))
     for term in model.terms:
         total = g.op("Add", total, _term(g, term, model.input(term.input), x[term.input]))
-    decision = g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE)
+    nan = g.double(float("nan"))
     if missing:
         unscorable = missing[0]
         for mask in missing[1:]:
             unscorable = g.op("Or", unscorable, mask)
-        nan = g.double(float("nan"))
-        g.nodes.append(helper.make_node("Where", [unscorable, nan, total], ["score"], name="score"))
-        g.nodes.append(helper.make_node("Where", [unscorable, nan, decision], ["prediction"], name="prediction"))
-    else:
-        g.nodes.append(helper.make_node("Identity", [total], ["score"], name="score"))
-        g.nodes.append(helper.make_node("Identity", [decision], ["prediction"], name="prediction"))
+        total = g.op("Where", unscorable, nan, total)
+    g.nodes.append(helper.make_node("Identity", [total], ["score"], name="score"))
+    decision = g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE)
+    g.nodes.append(helper.make_node("Where", [g.op("IsNaN", total), nan, decision], ["prediction"],
+                                    name="prediction"))
     inputs = [helper.make_tensor_value_info(
         inp.name, TensorProto.STRING if inp.type == "categorical" else TensorProto.DOUBLE, ["N"])
         for inp in model.inputs]

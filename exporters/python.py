@@ -41,20 +41,15 @@ class Line:
     label: str
 
 
-def literal(value: object) -> str:
-    """A Python literal for a number, string or tuple of strings (``repr`` round-trips all)."""
-    return repr(value)
-
-
 def _term(term: Term, inp: Input, var: str) -> str:
-    points = literal(term.points)
+    points = repr(term.points)
     if term.op == "linear":
         return f"{points} * {var}"
     if term.op == "in":
-        condition = f"{var} in {literal(tuple(term.value))}"  # type: ignore[arg-type]
+        condition = f"{var} in {repr(tuple(term.value))}"  # type: ignore[arg-type]
     else:
         value = term.value if inp.type == "categorical" else coerce(inp, term.value)
-        condition = f"{var} {term.op} {literal(value)}"
+        condition = f"{var} {term.op} {repr(value)}"
     return f"({points} if {condition} else 0)"
 
 
@@ -62,19 +57,19 @@ def render(model: Model) -> str:
     """The model as the text of a self-contained Python module."""
     imputed = model.imputed
     names = {inp.name: f"x{k}" for k, inp in enumerate(model.used_inputs)}
-    reads = [Read(var=names[inp.name], name=literal(inp.name), categorical=inp.type == "categorical",
-                  imputed=literal(coerce(inp, imputed[inp.name])) if inp.name in imputed else None)
+    reads = [Read(var=names[inp.name], name=repr(inp.name), categorical=inp.type == "categorical",
+                  imputed=repr(coerce(inp, imputed[inp.name])) if inp.name in imputed else None)
              for inp in model.used_inputs]
-    lines = [Line(code=_term(t, model.input(t.input), names[t.input]), label=literal(t.label)[1:-1])
+    lines = [Line(code=_term(t, model.input(t.input), names[t.input]), label=repr(t.label)[1:-1])
              for t in model.terms]
     template = resources.files("scorecard.templates").joinpath("python.py.j2").read_text(encoding="utf-8")
     env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined, autoescape=False)
     return env.from_string(template).render(
-        kind=model.kind, target=literal(model.target.name), positive=literal(model.target.positive),
-        inputs=[(literal(i.name), literal(i.type)) for i in model.inputs],
-        missing=literal(model.missing), used=[literal(i.name) for i in model.used_inputs],
-        reads=reads, intercept=literal(model.intercept), terms=lines,
+        kind=model.kind, target=repr(model.target.name), positive=repr(model.target.positive),
+        inputs=[(repr(i.name), repr(i.type)) for i in model.inputs],
+        missing=repr(model.missing), used=[repr(i.name) for i in model.used_inputs],
+        reads=reads, intercept=repr(model.intercept), terms=lines,
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None)
 
 

@@ -29,8 +29,9 @@ SCORED = "s"
 
 
 def _label(text: str) -> str:
-    """User text made safe for a ``--`` comment: one line, control characters escaped."""
-    return ascii(text)[1:-1]
+    """User text made safe for a ``--`` comment: ``repr`` escapes line breaks and every other
+    unprintable character, so the comment cannot end early."""
+    return repr(text)[1:-1]
 
 
 def _value(d: Dialect, inp: Input, value: object) -> str:

@@ -29,6 +29,7 @@ from . import onnx as onnx_export
 from . import python as python_export
 from . import sql as sql_export
 from .registry import ExportError
+from .sql_dialects import dialect
 
 PG_ENV = "SCORECARD_PG_DSN"
 
@@ -85,6 +86,9 @@ def _agree(expected: object, got: object) -> bool:
 
 
 def _compare(fmt: str, engine: str, cases: list[Case], results: list[Result]) -> FormatCheck:
+    if len(results) != len(cases):
+        return FormatCheck(fmt, engine, False, len(cases), abs(len(cases) - len(results)),
+                           f"{engine} returned {len(results)} rows for {len(cases)}")
     bad = [(c, r) for c, r in zip(cases, results)
            if not (_agree(c.score, r[0]) and _agree(c.prediction, r[1]))]
     first = None
@@ -92,9 +96,6 @@ def _compare(fmt: str, engine: str, cases: list[Case], results: list[Result]) ->
         c, (s, p) = bad[0]
         first = (f"{c.where}: runtime score {c.score!r} prediction {c.prediction!r}, "
                  f"{engine} score {s!r} prediction {p!r}")
-    if len(results) != len(cases):
-        return FormatCheck(fmt, engine, False, len(cases), abs(len(cases) - len(results)),
-                           f"{engine} returned {len(results)} rows for {len(cases)}")
     return FormatCheck(fmt, engine, not bad, len(cases), len(bad), first)
 
 
@@ -165,8 +166,6 @@ SQL_TYPES = {
 
 def _sql_rows(engine: str, con, model: Model, table: Table, placeholder: str, temporary: bool = False) -> list[Result]:
     """Load ``table`` as ``input`` through DB-API ``con`` and run the exported query over it."""
-    from .sql_dialects import dialect
-
     d = dialect(engine)
     types = SQL_TYPES[engine]
     columns = [f"{d.ident(table.key)} BIGINT"] + [f"{d.ident(inp.name)} {types[kind]}" for inp, kind in table.columns]

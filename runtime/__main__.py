@@ -21,7 +21,7 @@ def main(argv: list[str]) -> int:
     model_path, data_path = argv
     try:
         model = load(model_path)
-        with open(data_path, newline="", encoding="utf-8") as fh:
+        with open(data_path, newline="", encoding="utf-8-sig") as fh:
             result = score_csv(model, fh, sys.stdout, source=data_path)
     except FileNotFoundError:
         print(f"error: {data_path}: no such file", file=sys.stderr)

@@ -274,6 +274,9 @@ def dump(model: Model, path: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the user's usual mode
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -64,6 +64,7 @@ class TrainConfig:
     threads: int = 1
     seed: int = 0
     verbose: bool = False
+    reduce: bool = False  # data reduction before the IP (Section 4.2, Algorithm 2; trainer/reduce.py)
     # The constraint language (trainer/constraints.py, docs/constraints.md): plain TOML
     # values are turned into its dataclasses and checked by constraints.normalize_config.
     coefficients: Mapping[str, Any] = field(default_factory=dict)  # input -> coefficient set

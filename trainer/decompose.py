@@ -94,16 +94,17 @@ class Master:
     loss), ``alpha_j`` (binary, ``lam_j != 0``) for priced or counted columns, ``beta_j``
     (``|lam_j|``) when epsilon > 0, and one binary per allowed value for columns with an
     explicit value set. Cuts are rows ``theta - g . lam >= L_k - shift - g . lam_k``.
+    ``gap``: the absolute gap each solve may leave (its dual bound stays a valid lower bound).
     """
 
-    def __init__(self, space: CoefficientSpace, shift: float, threads: int = 1) -> None:
+    def __init__(self, space: CoefficientSpace, shift: float, threads: int = 1, gap: float = 0.0) -> None:
         import highspy
 
         self.space = space
         self.shift = shift
         self.h = h = highspy.Highs()
         h.setOptionValue("output_flag", False)
-        for name, value in (("mip_rel_gap", 0.0), ("mip_abs_gap", 0.0), ("threads", threads),
+        for name, value in (("mip_rel_gap", 0.0), ("mip_abs_gap", gap), ("threads", threads),
                             ("primal_feasibility_tolerance", 1e-9), ("dual_feasibility_tolerance", 1e-9),
                             ("mip_feasibility_tolerance", 1e-9), ("random_seed", 0)):
             h.setOptionValue(name, value)
@@ -272,7 +273,7 @@ def cutting_planes(oracle: Oracle, space: CoefficientSpace, *, tolerance: float 
     status, iterations, master_seconds, cuts = "optimal", 0, 0.0, len(evaluations)
     if best is None or best_obj - lower > tolerance:
         proof, status = "cuts", "iteration_limit"
-        master = Master(space, shift=min(e.value for e in evaluations), threads=threads)
+        master = Master(space, shift=min(e.value for e in evaluations), threads=threads, gap=0.25 * tolerance)
         for e in evaluations:
             master.add_cut(e.point, e.value, e.grad)
         while iterations < max_iterations:

@@ -16,6 +16,7 @@ import numpy as np
 from scorecard.runtime import Model, Training
 
 from .backends import auto
+from .calibrate import risk_table
 from .config import ConfigError, TrainConfig
 from .conflicts import explain, hard_constraints
 from .data import LabeledData
@@ -107,12 +108,20 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
     Raises ConfigError for an unusable option or solver and InfeasibleError when no model
     satisfies the constraints (or none was found within the time limit).
     """
+    if config.loss != "zero-one":  # convex losses: cutting planes (issue 6, trainer/convex.py)
+        from .convex import train_convex
+        return train_convex(data, config, progress)
     _check_supported(config)
     start = time.monotonic()
     design = design_for(data, config)
     problem = constrained_problem(design, data, config)
+    reduction: dict = {}
     try:
-        coef, intercept, result = fit_problem(problem, config, progress)
+        if config.reduce:  # data reduction first (Section 4.2, trainer/reduce.py)
+            from .reduce import fit_reduced
+            coef, intercept, result, reduction = fit_reduced(problem, config, progress)
+        else:
+            coef, intercept, result = fit_problem(problem, config, progress)
     except InfeasibleError as exc:
         if "time limit" in str(exc) or not hard_constraints(config):
             raise
@@ -129,9 +138,10 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
         lower_bound=bound if bound is not None else 0.0,
         gap=relative_gap(objective, bound) if bound is not None else 1.0,
         seconds=round(time.monotonic() - start, 3), train_error=errors / len(data.y),
-        n_rows=len(data.y), params=config.to_params())
+        n_rows=len(data.y), params=config.to_params() | ({"reduction": reduction} if reduction else {}))
     used = [inp.name for inp in model.used_inputs]
     blank = next((name for name in used if name in data.missing_counts), None)
     if blank is None and data.missing_counts and used:
         blank = used[0]
-    return with_golden(replace(model, training=training), data.frame, blank)
+    probability = risk_table(scores, data.y)  # score -> risk, monotone (trainer/calibrate.py)
+    return with_golden(replace(model, training=training, probability=probability), data.frame, blank)

@@ -195,6 +195,7 @@ def _prices(design: Design, data: LabeledData, config: TrainConfig) -> tuple[np.
     C_f once.
     """
     n = len(data.frame) + data.dropped_rows
+
     def missing(name: str) -> float:
         if config.impute_penalty and name in data.imputed:
             return data.missing_counts.get(name, 0) / n
@@ -223,7 +224,8 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
     """The problem of ``design`` under every constraint of ``config`` (raw names resolved).
 
     Refuses (``ConfigError``) a constraint naming an input the data lacks (suggesting the
-    closest) and a set emptied by a sign constraint.
+    closest) and a non-integer coefficient set. A sign keeps the part of a set with that
+    sign (at least 0, which leaves the input out).
     """
     check_names(config, [i.name for i in data.inputs])
     columns_of: dict[str, list[int]] = {}

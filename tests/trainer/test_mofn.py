@@ -7,7 +7,7 @@ import pytest
 
 from scorecard.runtime import loads, dumps, predict
 from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import prepare
+from scorecard.trainer.data import prepare, read_table
 from scorecard.trainer.fit import train
 
 from testdata import EXAMPLES, SHARED
@@ -59,7 +59,7 @@ def test_mushroom_gets_a_table_with_no_training_error(name, missing):
     path = SHARED / f"{name}.csv"
     if not path.exists():
         pytest.skip(f"needs the shared {name} dataset")
-    data = prepare(pd.read_csv(path, dtype=str, keep_default_na=False), "poisonous", missing=missing)
+    data = prepare(read_table(str(path)), "poisonous", missing=missing)
     model = train(data, TrainConfig(model="mofn", c0=1e-5, time_limit=400))
     assert model.training.train_error == 0
     assert len(model.terms) <= 21  # the paper: 21 rules

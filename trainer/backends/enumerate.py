@@ -1,17 +1,23 @@
 """Exact search: every integer scoring system that could beat the incumbent, checked.
 
-For small problems (few columns, or a strong incumbent that allows few features) this
-certifies optimality faster than any MIP: supports are visited by size up to
-:func:`~..bounds.size_limit`; a support is skipped when its unavoidable loss (rows that
-collide on it with both labels) plus its penalty already reaches the incumbent; on the
-others every non-zero coefficient vector is scored with its optimal intercept
-(:class:`~.sweep.Sweeper`), first on small subsets of the rows (the error on a subset is a
-lower bound on the error on all rows, so a candidate that already loses too much there is
-dropped) and on all rows only if it survives. The result is a certificate by exhaustion with
-valid bounds: status "optimal" means no model with a smaller objective exists.
+For small problems (few columns, or an incumbent good enough to allow few features) this
+certifies optimality faster than any MIP.
+
+:func:`plan` lists the supports (sets of non-zero columns) that could hold a better model:
+at most :func:`~..bounds.size_limit` columns, and a support is dropped when its unavoidable
+loss (rows that collide on it with both labels) plus its penalty already reaches the
+incumbent. The listing is depth-first, each support's row groups refined from its parent's,
+and a whole subtree is dropped when even the parent plus every later column collides too much.
+
+:func:`search` then scores every non-zero coefficient vector of each support with its
+optimal intercept (:class:`~.sweep.Sweeper`), in blocks: first on growing random subsets
+of the rows (the error on a subset is a lower bound on the error on all rows, so a
+candidate that already loses more than its budget there is dropped), on all rows only if it
+survives. The result is a certificate by exhaustion with valid bounds: status "optimal"
+means no model with a smaller objective exists.
 
 On integer data a coefficient vector with a common divisor k > 1 makes exactly the
-predictions of the vector divided by k (with the intercept divided and rounded down), at a
+predictions of the vector divided by k (with the threshold divided and rounded down), at a
 larger L1 norm, so only coprime vectors are scored there.
 """
 from __future__ import annotations
@@ -33,6 +39,10 @@ from .sweep import Sweeper
 CASCADE = (16, 64, 256)
 # Coefficient vectors scored per block (between two looks at the clock).
 BLOCK = 1 << 16
+# Supports with at least this many coefficient vectors are worth a conflict bound first.
+CONFLICT_MIN_VECTORS = 20 ** 3
+# ... and affordable when the pairs of rows of one label are at most this many.
+CONFLICT_MAX_PAIRS = 200_000
 
 
 @dataclass(frozen=True)
@@ -55,13 +65,15 @@ class Plan:
 
 
 def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
-         seconds: float = math.inf) -> Plan | None:
+         seconds: float = math.inf, conflicts: bool = False) -> Plan | None:
     """The supports to search to beat ``upper_bound``, smallest first; None when there is no
     finite size limit, or the work would exceed ``max_work``, or listing the supports takes
     more than ``seconds`` (then a MIP is the better tool).
 
     Supports are listed depth-first, each one's row groups refined from its parent's, so the
-    collision bound of a support costs one pass over the distinct rows.
+    collision bound of a support costs one pass over the distinct rows. With ``conflicts``
+    (integer data), a support with many coefficient vectors is also dropped when disjoint
+    four-row conflicts on it (:func:`_conflict_loss`) already cost more than its budget.
     """
     limit = size_limit(problem, upper_bound)
     if limit is None:
@@ -74,6 +86,7 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
     lowest = unavoidable_loss(problem)
     least = max(problem.min_features or 0, 0)
     suffix = _suffix_groups(codes, levels, free)
+    conflicts = conflicts and bool(np.all(problem.X == np.round(problem.X)))
     found: list[tuple[int, ...]] = []
     total = 0.0
     # Stack of (support, row group ids, number of groups, next position in ``free``).
@@ -103,8 +116,13 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
                 continue
             if _collision_loss(problem, ids) + child_fixed >= upper_bound - TOLERANCE:
                 continue
+            combos = math.prod(counts[c] for c in child)
+            if conflicts and combos >= CONFLICT_MIN_VECTORS:
+                budget = upper_bound - child_fixed - TOLERANCE
+                if _conflict_loss(_project(problem, np.array(child, dtype=np.int64)), budget) >= budget:
+                    continue
             found.append(child)
-            total += math.prod(counts[c] for c in child) * _rows_scored(problem, upper_bound - child_fixed, n_ids)
+            total += combos * _rows_scored(problem, upper_bound - child_fixed, n_ids)
             if total > max_work:
                 return None
     found.sort(key=len)
@@ -139,6 +157,64 @@ def search(problem: SlimProblem, incumbent: Incumbent, plan: Plan, deadline: flo
         if not finished:
             return SearchResult(best, min(best.objective, lowest + len(support) * price), "time_limit")
     return SearchResult(best, best.objective, "optimal")
+
+
+def _conflict_loss(rows: "_Projected", budget: float) -> float:
+    """A lower bound on the loss of every model on these (integer, distinct) rows, stopping
+    once it exceeds ``budget``.
+
+    Two positive rows a, b and two negative rows c, d with a + b = c + d (a = b allowed)
+    cannot all be right: the scores add up the same way, intercept included, so
+    score(a) + score(b) > 0 >= score(c) + score(d) is impossible. Conflicts are taken
+    greedily, each using one unit of weight of each of its rows (a row wrong once pays its
+    whole weight, so a row of weight w can settle at most w / unit conflicts); each adds
+    the unit to the bound.
+    """
+    pos = np.flatnonzero(rows.pos_w > 0)
+    neg = np.flatnonzero(rows.neg_w > 0)
+    if len(pos) == 0 or len(neg) == 0 or (len(pos) ** 2 + len(neg) ** 2) / 2 > CONFLICT_MAX_PAIRS:
+        return 0.0
+    unit = float(min(rows.pos_w[pos].min(), rows.neg_w[neg].min()))
+    pi, pj = np.triu_indices(len(pos))
+    ni, nj = np.triu_indices(len(neg))
+    sums = np.vstack([rows.X[pos[pi]] + rows.X[pos[pj]], rows.X[neg[ni]] + rows.X[neg[nj]]])
+    key = _row_keys(sums)
+    pos_key, neg_key = key[:len(pi)], key[len(pi):]
+    shared = np.intersect1d(pos_key, neg_key)
+    if len(shared) == 0:
+        return 0.0
+    negatives: dict[int, list[tuple[int, int]]] = {}
+    for k in np.flatnonzero(np.isin(neg_key, shared)):
+        negatives.setdefault(int(neg_key[k]), []).append((int(neg[ni[k]]), int(neg[nj[k]])))
+    room = {("+", int(i)): float(rows.pos_w[i]) for i in pos}
+    room.update({("-", int(i)): float(rows.neg_w[i]) for i in neg})
+    bound = 0.0
+    for k in np.flatnonzero(np.isin(pos_key, shared)):
+        a, b = int(pos[pi[k]]), int(pos[pj[k]])
+        for c, d in negatives[int(pos_key[k])]:
+            need: dict[tuple[str, int], float] = {}
+            for item in (("+", a), ("+", b), ("-", c), ("-", d)):
+                need[item] = need.get(item, 0.0) + unit
+            if all(room[item] >= amount - 1e-15 for item, amount in need.items()):
+                for item, amount in need.items():
+                    room[item] -= amount
+                bound += unit
+                if bound > budget:
+                    return bound
+                break
+    return bound
+
+
+def _row_keys(values: np.ndarray) -> np.ndarray:
+    """One integer per row of an integer matrix, equal exactly for equal rows."""
+    low = values.min(axis=0)
+    spans = (values.max(axis=0) - low + 1).astype(np.int64)
+    if np.prod(spans.astype(np.float64)) >= 2.0 ** 62:
+        return np.unique(values, axis=0, return_inverse=True)[1].reshape(-1)
+    key = np.zeros(values.shape[0], dtype=np.int64)
+    for d in range(values.shape[1]):
+        key = key * spans[d] + (values[:, d] - low[d]).astype(np.int64)
+    return key
 
 
 def _rows_scored(problem: SlimProblem, budget: float, n_rows: int) -> int:

@@ -1,0 +1,51 @@
+"""The committed golden exports: what the code exporters write for a few fixed models.
+
+A change to generated code shows up as a readable diff of these files in review. After an
+intended change, regenerate them with one command:
+
+    python tests/exporters/code_golden.py
+
+(ONNX is kept in onnx.printer's text form, which reads like the graph it is.)
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from code_models import breastcancer_model, heart_model, mushroom_model  # noqa: E402
+from scorecard.exporters import onnx as onnx_export  # noqa: E402
+from scorecard.exporters import python as python_export  # noqa: E402
+from scorecard.exporters import sql as sql_export  # noqa: E402
+from scorecard.exporters.sql_dialects import DIALECTS  # noqa: E402
+
+FOLDER = HERE / "golden"
+MODELS = {"breastcancer": breastcancer_model, "mushroom": mushroom_model, "heart": heart_model}
+
+
+def renderings() -> dict[str, str]:
+    """File name -> the text every golden file should hold."""
+    import onnx
+
+    out = {}
+    for name, build in MODELS.items():
+        model = build()
+        out[f"{name}.py"] = python_export.render(model)
+        for dialect in DIALECTS:
+            out[f"{name}.{dialect}.sql"] = sql_export.render(model, dialect=dialect)
+        out[f"{name}.onnx.txt"] = onnx.printer.to_text(onnx_export.build(model)) + "\n"
+    return out
+
+
+def main() -> None:
+    FOLDER.mkdir(exist_ok=True)
+    for file_name, text in renderings().items():
+        (FOLDER / file_name).write_text(text, encoding="utf-8")
+    print(f"wrote {len(renderings())} files to {FOLDER}")
+
+
+if __name__ == "__main__":
+    main()
