@@ -56,14 +56,16 @@ CE_LIMIT = 1000
 
 @dataclass(frozen=True)
 class Run:
-    """One backend on one problem: status, true objective, seconds (total and solver-only)
-    and the seconds to the first feasible model when the backend reports it."""
+    """One backend on one problem: status, true objective, seconds (total and solver-only),
+    the seconds to the first feasible model when the backend reports it, and the proven
+    lower bound when it stopped short of optimality."""
 
     status: str
     objective: float | None
     seconds: float | None
     solve_seconds: float | None = None
     first_model: float | None = None
+    bound: float | None = None
 
 
 def load(name: str, c0: float) -> tuple[SlimProblem, TrainConfig, np.ndarray]:
@@ -136,7 +138,7 @@ def run_cplex(problem: SlimProblem, y: np.ndarray, limit: float, threads: int, g
     status = "optimal" if m.solution.get_status() in (101, 102) else "time_limit"
     values = np.round(m.solution.get_values(rho)).astype(np.int64)
     objective = problem.objective(values[1:], int(values[0]))
-    return Run(status, objective, end - start, end - solve_start)
+    return Run(status, objective, end - start, end - solve_start, bound=m.solution.MIP.get_best_objective())
 
 
 def run_ours(name: str, problem: SlimProblem, config: TrainConfig, limit: float, threads: int) -> Run:
@@ -151,7 +153,7 @@ def run_ours(name: str, problem: SlimProblem, config: TrainConfig, limit: float,
     if name == "auto":
         out = auto.solve(problem, limit, threads=threads, progress=seen,
                          mip=lambda pr, inc, rem: auto._pulp_mip(pr, inc, rem, config.with_options(threads=threads), None))
-        best, status = out.incumbent, out.status
+        best, status, bound = out.incumbent, out.status, out.lower_bound
     elif name == "enumerate":
         incumbent = warm_start(problem, seconds=0.0)
         first.append(time.monotonic() - start)
@@ -159,21 +161,22 @@ def run_ours(name: str, problem: SlimProblem, config: TrainConfig, limit: float,
         if plan is None:
             return Run("n/a (no finite plan)", None, None, None, first[0])
         result = exhaustive.search(problem, incumbent, plan, deadline=start + limit)
-        best, status = result.incumbent, result.status
+        best, status, bound = result.incumbent, result.status, result.lower_bound
     elif name == "cpsat":
         incumbent = warm_start(problem, seconds=0.0)
         first.append(time.monotonic() - start)
         result = cpsat.solve(problem, incumbent, limit - (time.monotonic() - start), threads)
         if result is None:
             return Run("n/a (data not rational)", None, None, None, first[0])
-        best, status = result.incumbent, result.status
+        best, status, bound = result.incumbent, result.status, result.lower_bound
     else:
         coef, intercept, result = fit_problem(problem, config.with_options(solver=name, time_limit=limit,
                                                                            threads=threads), progress=seen)
         objective = problem.objective(coef, intercept)
-        return Run(result.status, objective, time.monotonic() - start, result.seconds, first[0] if first else None)
+        return Run(result.status, objective, time.monotonic() - start, result.seconds, first[0] if first else None,
+                   result.bound)
     return Run(status, problem.objective(best.coef, best.intercept), time.monotonic() - start, None,
-               first[0] if first else None)
+               first[0] if first else None, bound)
 
 
 def machine() -> str:
@@ -197,7 +200,9 @@ def cell(runs: list[Run], limit: float, solve_only: bool = False) -> str:
     shown = f"{seconds:.2f}" if run.status == "optimal" else f">{limit:g}"
     if solve_only and run.status == "optimal" and run.solve_seconds is not None:
         shown += f" (solve {statistics.median(r.solve_seconds for r in runs):.2f})"
-    suffix = "" if run.status == "optimal" else f" ({run.status})"
+    suffix = ""
+    if run.status != "optimal":
+        suffix = f" ({run.status}" + (f", bound {run.bound:.4f}" if run.bound is not None else "") + ")"
     return f"{shown}, {run.objective:.6f}{suffix}"
 
 

@@ -13,14 +13,24 @@ round them), ``string`` for categorical inputs. Outputs, both ``double [N]``:
 
 A missing value is NaN in a numeric input and an empty string in a categorical one; under
 ``{"impute": ...}`` the stated value replaces it inside the graph. A NaN read by a linear
-term makes the sum NaN by itself, so only inputs read through conditions get a test: every
-node is one pass over the batch, and onnxruntime's speed here is memory traffic. Opset 19 is the first
-whose ``Equal`` compares strings; the graph uses nothing outside the default domain.
+term makes the sum NaN by itself, so only inputs read through conditions get a test. Opset 19
+is the first whose ``Equal`` compares strings; the graph uses nothing outside the default domain.
+
+Speed. onnxruntime runs one kernel per node, each a pass over the batch, so the time is memory
+traffic and kernel choice: a condition's points are ``Cast(condition) * points`` (two fast
+element-wise kernels; ``Where`` with scalar branches goes through a slow broadcasting kernel),
+a nonzero intercept enters the first ``Add`` (no ``ConstantOfShape`` pass) and the last node writes
+``score`` itself (no ``Identity`` copy). The terms are still added one node at a time in the
+model's order: a single MatMul over the stacked inputs (what skl2onnx emits) is exact only on
+integers, and the run-time test for integral inputs (Floor/compare/reduce over every value)
+plus the Concat that stacks the columns cost more than the ordered adds they replace
+(benchmarks/RESULTS.md).
 """
 from __future__ import annotations
 
 import itertools
 import json
+import math
 
 try:
     import onnx
@@ -56,8 +66,9 @@ class Graph:
         self.taken.add(name)
         return name
 
-    def op(self, op_type: str, *inputs: str, **attrs: object) -> str:
-        out = self.name(op_type.lower())
+    def op(self, op_type: str, *inputs: str, out: str | None = None, **attrs: object) -> str:
+        """Add a node; its output is ``out`` (a graph output) or a fresh name."""
+        out = out or self.name(op_type.lower())
         self.nodes.append(helper.make_node(op_type, list(inputs), [out], name=out, **attrs))
         return out
 
@@ -90,7 +101,7 @@ def _value(g: Graph, inp: Input, value: object) -> str:
     return g.double(coerce(inp, value))  # type: ignore[arg-type]
 
 
-def _term(g: Graph, term: Term, inp: Input, x: str) -> str:
+def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool) -> str:
     """A double [N] tensor: the points the term adds to each row."""
     points = g.double(term.points)
     if term.op == "linear":
@@ -103,7 +114,12 @@ def _term(g: Graph, term: Term, inp: Input, x: str) -> str:
     else:
         op = {">=": "GreaterOrEqual", "<": "Less", "==": "Equal"}[term.op]
         condition = g.op(op, x, _value(g, inp, term.value))
-    return g.op("Where", condition, points, g.double(0))
+    if exact_where:
+        return g.op("Where", condition, points, g.double(0))
+    # The runtime adds an int 0 when the condition fails; Cast * points adds 0.0 or -0.0 (for
+    # negative points): the same sum unless the running total is -0.0, and adding never makes
+    # -0.0 except from -0.0 + -0.0, so only an intercept of -0.0 needs Where.
+    return g.op("Mul", g.op("Cast", condition, to=TensorProto.DOUBLE), points)
 
 
 def build(model: Model) -> "onnx.ModelProto":
@@ -127,21 +143,28 @@ def build(model: Model) -> "onnx.ModelProto":
         x[inp.name] = inp.name
         if inp.name not in linear:  # a NaN read by a linear term makes the sum NaN by itself
             missing.append(_missing(g, inp))
-    shape = g.op("Shape", model.inputs[0].name)
-    total = g.op("ConstantOfShape", shape,
-                 value=helper.make_tensor("intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]))
-    for term in model.terms:
-        total = g.op("Add", total, _term(g, term, model.input(term.input), x[term.input]))
     nan = g.double(float("nan"))
+    unscorable = None
     if missing:
         unscorable = missing[0]
         for mask in missing[1:]:
             unscorable = g.op("Or", unscorable, mask)
-        total = g.op("Where", unscorable, nan, total)
-    g.nodes.append(helper.make_node("Identity", [total], ["score"], name="score"))
+    exact_where = model.intercept == 0 and math.copysign(1.0, model.intercept) < 0
+    parts = [_term(g, term, model.input(term.input), x[term.input], exact_where) for term in model.terms]
+    # intercept + part0 + part1 + ..., left to right; the last node writes "score". A nonzero
+    # intercept is a constant in the first Add; a zero one is a ConstantOfShape tensor, since
+    # onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0 must still give 0.0).
+    total = g.double(model.intercept)
+    if model.intercept == 0 or not parts:
+        total = g.op("ConstantOfShape", g.op("Shape", model.inputs[0].name), value=helper.make_tensor(
+            "intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]), out=None if parts else "score")
+    for k, part in enumerate(parts):
+        last = k == len(parts) - 1 and unscorable is None
+        total = g.op("Add", total, part, out="score" if last else None)
+    if unscorable is not None:
+        total = g.op("Where", unscorable, nan, total, out="score")
     decision = g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE)
-    g.nodes.append(helper.make_node("Where", [g.op("IsNaN", total), nan, decision], ["prediction"],
-                                    name="prediction"))
+    g.op("Where", g.op("IsNaN", total), nan, decision, out="prediction")
     inputs = [helper.make_tensor_value_info(
         inp.name, TensorProto.STRING if inp.type == "categorical" else TensorProto.DOUBLE, ["N"])
         for inp in model.inputs]

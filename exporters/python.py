@@ -44,6 +44,9 @@ class Line:
 def _term(term: Term, inp: Input, var: str) -> str:
     points = repr(term.points)
     if term.op == "linear":
+        # ``1 * x`` is ``x`` for every number (a bool adds as its int): one operation less a row
+        if term.points.__class__ is int and term.points == 1:
+            return var
         return f"{points} * {var}"
     if term.op == "in":
         condition = f"{var} in {repr(tuple(term.value))}"  # type: ignore[arg-type]
@@ -74,4 +77,5 @@ def render(model: Model) -> str:
 
 
 register(Exporter(name="python", suffix=".py", render=render,
-                  description="one standard-library .py file with score(row) and predict(row)"))
+                  description="one standard-library .py file with score(row), predict(row) and batch "
+                              "score_columns/score_rows"))

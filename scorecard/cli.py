@@ -115,6 +115,20 @@ TimeLimit = Annotated[Optional[float], typer.Option("--time-limit", help="Second
 Threads = Annotated[Optional[int], typer.Option("--threads", help="Solver threads.")]
 Seed = Annotated[Optional[int], typer.Option("--seed", help="Random seed (solver, folds).")]
 Missing = Annotated[Optional[str], typer.Option("--missing", help="null (refuse), drop or impute.")]
+Coefficients = Annotated[Optional[list[str]], typer.Option(
+    "--coefficients", help="COL=SET: COL's allowed coefficients, e.g. Age=0..5, Age=0,1,2,5 or "
+    "Income=two_significant_digits (repeat for more columns).")]
+C0For = Annotated[Optional[list[str]], typer.Option("--c0-for", help="COL=X: COL's own C0 (repeat).")]
+Cuts = Annotated[Optional[list[str]], typer.Option("--cuts", help="COL=40,60: thresholds for M-of-N/TILM rules (repeat).")]
+InterSet = Annotated[Optional[str], typer.Option("--intercept-set", help="Allowed intercepts, e.g. -10,-5,0.")]
+MaxThresholds = Annotated[Optional[int], typer.Option("--max-thresholds", help="Automatic thresholds per numeric column (M-of-N, TILM).")]
+Negations = Annotated[Optional[bool], typer.Option("--negations/--no-negations", help="M-of-N: offer each rule's negation.")]
+CFeature = Annotated[Optional[float], typer.Option("--c-feature", help="TILM: price of each column used.")]
+CRule = Annotated[Optional[float], typer.Option("--c-rule", help="TILM: price of each extra rule on a column.")]
+MaxRules = Annotated[Optional[int], typer.Option("--max-rules-per-feature", help="TILM: rules per column at most.")]
+ImputePenalty = Annotated[Optional[bool], typer.Option(
+    "--impute-penalty/--no-impute-penalty", help="An imputed column costs C0 + M/N (M imputed of N rows).")]
+Reduce = Annotated[Optional[bool], typer.Option("--reduce/--no-reduce", help="Data reduction before solving (Section 4.2).")]
 Config = Annotated[Optional[str], typer.Option("--config", help="TOML file of these options; flags win.")]
 Verbose = Annotated[Optional[bool], typer.Option("--verbose/--quiet", help="Show the solver's log.")]
 
@@ -133,17 +147,25 @@ def _numbers(text: str | None, option: str) -> tuple[float, ...] | None:
     return tuple(values)
 
 
-def _signs(items: list[str] | None) -> dict | None:
-    """``["Age=+", "Income=-"]`` -> {"Age": "+", "Income": "-"}."""
+def _per_column(items: list[str] | None, option: str, read=lambda text: text, form: str = "COL=VALUE") -> dict | None:
+    """``["Age=+", "Income=-"]`` -> {"Age": "+", "Income": "-"}: repeated COL=VALUE flags, the
+    column name being everything before the last '=' (names may hold '=' themselves)."""
     if not items:
         return None
-    signs = {}
+    values = {}
     for item in items:
-        column, eq, sign = item.rpartition("=")
+        column, eq, value = item.rpartition("=")
         if not eq or not column:
-            raise UsageError(f"--sign: {item!r} is not COL=+ or COL=-")
-        signs[column] = sign
-    return signs
+            raise UsageError(f"{option}: {item!r} is not {form}")
+        values[column] = read(value)
+    return values
+
+
+def _number(text: str, option: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise UsageError(f"{option}: {text!r} is not a number") from None
 
 
 def _load_data(path: str, target: str, positive, missing: str):
@@ -175,7 +197,10 @@ TRAIN_OPTIONS = (
     ("max_features", MaxFeatures), ("min_features", MinFeatures), ("sign", Sign), ("max_fpr", MaxFpr),
     ("min_tpr", MinTpr), ("max_positive_rate", MaxPosRate), ("w_pos", WPos), ("loss", Loss), ("solver", Solver),
     ("time_limit", TimeLimit), ("threads", Threads), ("seed", Seed), ("missing", Missing), ("config", Config),
-    ("verbose", Verbose),
+    ("verbose", Verbose), ("coefficients", Coefficients), ("c0_for", C0For), ("cuts", Cuts),
+    ("intercept_set", InterSet), ("max_thresholds", MaxThresholds), ("negations", Negations),
+    ("c_feature", CFeature), ("c_rule", CRule), ("max_rules_per_feature", MaxRules),
+    ("impute_penalty", ImputePenalty), ("reduce", Reduce),
 )
 
 
@@ -201,7 +226,11 @@ def _configure(options: dict):
     flags = dict(options)
     config_path = flags.pop("config")
     flags["coef_set"] = _numbers(flags["coef_set"], "--coef-set")
-    flags["signs"] = _signs(flags.pop("sign"))
+    flags["signs"] = _per_column(flags.pop("sign"), "--sign", form="COL=+ or COL=-")
+    flags["coefficients"] = _per_column(flags["coefficients"], "--coefficients")
+    flags["c0_by_input"] = _per_column(flags.pop("c0_for"), "--c0-for", lambda v: _number(v, "--c0-for"))
+    flags["cuts"] = _per_column(flags["cuts"], "--cuts", lambda v: list(_numbers(v, "--cuts")))
+    flags["intercept_set"] = _numbers(flags["intercept_set"], "--intercept-set")
     merged = merge(load_toml(config_path) if config_path else {}, flags)
     target, positive = merged.pop("target", None), merged.pop("positive", None)
     if target is None:

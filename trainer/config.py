@@ -179,16 +179,20 @@ def load_toml(path: str) -> dict:
     return options
 
 
+PER_COLUMN = ("signs", "coefficients", "c0_by_input", "cuts")
+
+
 def merge(file_options: Mapping[str, Any], flags: Mapping[str, Any]) -> dict:
     """Config-file options overridden by the command-line flags that were given (not None).
 
-    ``signs`` merge per column, so ``--sign A=-`` changes A and keeps the file's other signs.
+    Per-column tables (``signs``, ``coefficients``, ``c0_by_input``, ``cuts``) merge per column,
+    so ``--sign A=-`` changes A and keeps the file's other signs.
     """
     merged = dict(file_options)
     for name, value in flags.items():
         if value is None:
             continue
-        if name == "signs":
-            value = {**dict(merged.get("signs") or {}), **value}
+        if name in PER_COLUMN:
+            value = {**dict(merged.get(name) or {}), **value}
         merged[name] = value
     return merged

@@ -48,7 +48,11 @@ class Evaluation:
 
 @dataclass(frozen=True)
 class Relaxation:
-    """The convex relaxation's solution (same box, no L0) and the passes made to find it."""
+    """The convex relaxation's solution (same box, no L0) and the passes made to find it.
+
+    value/grad: at ``point`` (measured, or the Newton model's prediction for a last step).
+    hessian: the last Hessian computed, the shape of the certificate's ellipsoid.
+    """
 
     point: np.ndarray
     value: float
@@ -110,14 +114,25 @@ def newton(oracle, space: CoefficientSpace, start: np.ndarray, steps: int,
 def relax(oracle, space: CoefficientSpace, sample_rows: int = 100_000) -> Relaxation:
     """The convex relaxation's optimum: Newton to convergence on a subsample, then on all rows.
 
-    Steps on the subsample cost little; from its optimum one or two full Newton steps reach
-    the full optimum (quadratic convergence). Only the full-data passes are valid cuts.
+    Steps on the subsample cost little. From its optimum, one full pass gives the gradient
+    and Hessian for a last projected Newton step (quadratic convergence) whose value and
+    gradient are the quadratic model's prediction: :func:`certify`'s curvature pass measures
+    them there anyway, so no pass is spent on a line search. Only full passes are cuts.
     """
-    start = np.zeros(space.size)
-    if hasattr(oracle, "subsample") and getattr(oracle, "n_rows", 0) > 4 * sample_rows:
-        start = newton(oracle.subsample(sample_rows), space, start, steps=30).point
-        return newton(oracle, space, start, steps=1)
-    return newton(oracle, space, start, steps=30)
+    if not (hasattr(oracle, "subsample") and getattr(oracle, "n_rows", 0) > 4 * sample_rows):
+        return newton(oracle, space, np.zeros(space.size), steps=30)
+    start = newton(oracle.subsample(sample_rows), space, np.zeros(space.size), steps=30).point
+    value, grad, H = oracle.curvature(start)
+    lo, hi = space.hull()
+    free = ~(((start <= lo) & (grad > 0)) | ((start >= hi) & (grad < 0)))
+    d = np.zeros_like(start)
+    if free.any():
+        Hf = H[np.ix_(free, free)]
+        d[free] = -np.linalg.solve(Hf + 1e-12 * max(np.trace(Hf), 1e-12) * np.eye(int(free.sum())), grad[free])
+    point = np.clip(start + d, lo, hi)
+    d = point - start
+    predicted = value + grad @ d + 0.5 * d @ H @ d
+    return Relaxation(point, float(predicted), grad + H @ d, H, (Evaluation(start, value, grad),))
 
 
 def lattice_points(space: CoefficientSpace, low: np.ndarray, high: np.ndarray) -> np.ndarray | None:

@@ -176,9 +176,12 @@ def block_sums(loss: str, ZT: np.ndarray, w: np.ndarray | None, lam: np.ndarray,
     if not curvature:
         return total, grad, None
     rho: np.ndarray | float = 0.0
-    if spread is not None:
-        P = np.ascontiguousarray(spread.T, dtype=dtype) @ Zc
-        rho = np.sqrt(np.add.reduce(P * P, axis=0))
+    if spread is not None:  # rho_i = ||S' z_i||, one matrix-vector product per column of S
+        rho = np.zeros(rows, dtype)
+        for column in np.asarray(spread, dtype=dtype).T:
+            v = column @ Zc
+            rho += v * v
+        np.sqrt(rho, out=rho)
     k = curvature_floor(loss, m, rho)
     if w is not None:
         k *= w
@@ -199,29 +202,41 @@ def _dot(ZT: np.ndarray, s: np.ndarray) -> np.ndarray:
 
 
 def _gram(ZT: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """``ZT diag(k) ZT'`` as float64 (float32 pieces summed in float64)."""
-    out = np.zeros((ZT.shape[0], ZT.shape[0]))
+    """``ZT diag(k) ZT'`` as float64 (float32 pieces summed in float64).
+
+    Built from matrix-vector products: a BLAS matrix-matrix product this thin is slower, and
+    multithreaded BLAS on a shared machine makes it far slower still.
+    """
+    p = ZT.shape[0]
+    out = np.zeros((p, p))
     for b in range(0, ZT.shape[1], PIECE):
         Zb = ZT[:, b:b + PIECE]
-        out += (Zb * k[b:b + PIECE].astype(Zb.dtype, copy=False)) @ Zb.T
+        Zk = Zb * k[b:b + PIECE].astype(Zb.dtype, copy=False)
+        for j in range(p):
+            out[:, j] += Zk @ Zb[j]
     return out
 
 
 def signed_columns(X: np.ndarray, y: np.ndarray, intercept: bool = True,
                    dtype: type = np.float32) -> np.ndarray:
-    """``ZT = (y * [1, X])'`` (p x n): the signed rows, as columns; ``lam @ ZT`` are the margins."""
+    """``ZT = (y * [1, X])'`` (p x n): the signed rows, as columns; ``lam @ ZT`` are the margins.
+
+    Built in blocks of rows, each transposed while it is in cache (a column-by-column copy of
+    a row-major X strides through memory and is several times slower).
+    """
     X = np.asarray(X)
     y = np.asarray(y)
     if X.ndim != 2 or y.shape != (X.shape[0],):
         raise ValueError(f"X must be n x p and y of length n; got {X.shape} and {y.shape}")
-    if not np.isin(y, (-1, 1)).all():
+    if not np.all(np.abs(y) == 1):
         raise ValueError("y must hold only -1 and +1")
     first = 1 if intercept else 0
     ZT = np.empty((X.shape[1] + first, X.shape[0]), dtype=dtype)
     if intercept:
         ZT[0] = y
-    for j in range(X.shape[1]):
-        np.multiply(X[:, j], y, out=ZT[first + j], casting="unsafe")
+    for a in range(0, X.shape[0], BLOCK_ROWS):
+        b = min(a + BLOCK_ROWS, X.shape[0])
+        np.multiply(X[a:b].T, y[a:b], out=ZT[first:, a:b], casting="unsafe")
     return ZT
 
 
@@ -377,8 +392,9 @@ class ParquetSource:
         import pyarrow.parquet as pq
 
         columns = list(self.features) + [self.target] + ([self.weight] if self.weight else [])
-        with pq.ParquetFile(self.path) as fh:
-            for batch in fh.iter_batches(batch_size=batch_rows, columns=columns):
+        # pre_buffer (pyarrow's default) reads ahead whole row groups: 3x the memory, and slower
+        with pq.ParquetFile(self.path, pre_buffer=False, buffer_size=1 << 20) as fh:
+            for batch in fh.iter_batches(batch_size=batch_rows, columns=columns, use_threads=False):
                 def col(name: str) -> np.ndarray:
                     return batch.column(name).to_numpy(zero_copy_only=False)[::every]
                 y = np.where(col(self.target) == self.positive, 1, -1).astype(np.int8)

@@ -3,14 +3,14 @@
 Proxy: the LP relaxation of the SLIM IP (the paper's "off-the-shelf" choice, Section 4.2.1):
 the same variables and big-M loss constraints with integrality dropped, so ``Z~(f) <= Z(f)``
 for every integer model. Stage 1 solves it (``Z~(f~*)``, the labels ``y~ = sign f~*(x)``);
-the level-set width is the paper's ``eps = Z~(f^) - Z~(f~*)`` with ``f^`` the warm start.
+the level-set width is ``eps = Z(f^) - Z~(f~*)`` with ``f^`` the warm start (Section 4.2.1).
 Stage 2 solves it again for each distinct row forced to the other label; a row whose
 variant costs more than ``Z~(f~*) + eps`` is one no near-optimal model labels otherwise, and
-leaves the data. Only rows whose proxy label is also their (majority) true label are
-candidates.
+leaves the data. Only rows that the proxy optimum and the warm start both give their
+(majority) true label are candidates.
 
-Exactness does not rest on the choice of eps (Theorem 4.1 needs eps large enough, which a
-feasible model's *proxy* value does not guarantee). It rests on a check: a removed row
+This eps meets Theorem 4.1's condition, but exactness does not even rest on that: it rests
+on a check, so a smaller (unproven) width stays safe too: a removed row
 costs every model at least its minority weight, so
 ``Z(f; all rows) >= Z(f; kept rows) + sum_removed min(w+, w-)`` for every model ``f``, with
 equality for a model that gives each removed row its majority label. Hence if the optimum
@@ -27,6 +27,7 @@ from typing import Optional
 import numpy as np
 
 from .config import TrainConfig
+from .decompose import quiet_highs
 from .problem import SlimProblem
 from .progress import ProgressCallback
 
@@ -61,8 +62,7 @@ class _Relaxation:
     def __init__(self, problem: SlimProblem) -> None:
         import highspy
 
-        self.h = h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
+        self.h = h = quiet_highs()
         inf = highspy.kHighsInf
         X = problem.X.astype(np.float64)
         K, P = X.shape
@@ -133,16 +133,23 @@ class _Relaxation:
         return value
 
 
-def reduce_problem(problem: SlimProblem, coef: np.ndarray, intercept: int) -> Reduction:
-    """Algorithm 2 on ``problem``; ``(coef, intercept)`` is the feasible model ``f^`` sizing eps."""
+def reduce_problem(problem: SlimProblem, coef: np.ndarray, intercept: int, width: float | None = None) -> Reduction:
+    """Algorithm 2 on ``problem``; ``(coef, intercept)`` is a feasible model ``f^``.
+
+    width: the level-set width eps; None uses ``Z(f^) - Z~(f~*)``, which satisfies Theorem
+    4.1's condition (``Z~(f*) <= Z(f*) <= Z(f^)``). The paper's Figure 10 also tries smaller
+    widths down to ``Z~(f*) - Z~(f~*)``; any width is safe here (see :func:`fit_reduced`).
+    """
     start = time.monotonic()
     relaxation = _Relaxation(problem)
     proxy, lam = relaxation.solve()
-    width = max(relaxation.value_at(np.concatenate([[intercept], coef])) - proxy, 0.0)
+    if width is None:
+        width = max(problem.objective(coef, intercept) - proxy, 0.0)
     labels = np.where(relaxation.Xb @ lam > 0, 1, -1)
+    warm = np.where(problem.scores(coef, intercept) > 0, 1, -1)
     majority = np.where(problem.pos_w > problem.neg_w, 1, np.where(problem.neg_w > problem.pos_w, -1, 0))
     kept = np.ones(len(problem.X), dtype=bool)
-    for k in np.flatnonzero(labels == majority):
+    for k in np.flatnonzero((labels == majority) & (warm == majority)):
         if relaxation.solve_flipped(k, int(labels[k])) > proxy + width + LP_SLACK:
             kept[k] = False
     return Reduction(problem=subset(problem, kept), kept=kept, labels=labels, width=width, proxy=proxy,
@@ -172,7 +179,8 @@ def mislabelled(problem: SlimProblem, kept: np.ndarray, coef: np.ndarray, interc
     return ~kept & wrong
 
 
-def fit_reduced(problem: SlimProblem, config: TrainConfig, progress: Optional[ProgressCallback] = None):
+def fit_reduced(problem: SlimProblem, config: TrainConfig, progress: Optional[ProgressCallback] = None,
+                width: float | None = None):
     """``fit.fit_problem`` on the reduced problem, checked (see the module doc).
 
     Returns ``(coef, intercept, result, info)`` with the result's lower bound raised to one
@@ -189,7 +197,7 @@ def fit_reduced(problem: SlimProblem, config: TrainConfig, progress: Optional[Pr
     if limits or violations(problem, start.coef, start.intercept):
         coef, intercept, result = fit_problem(problem, config, progress)
         return coef, intercept, result, {"rows_removed": 0, "reason": "rate limits or no feasible warm start"}
-    reduction = reduce_problem(problem, start.coef, start.intercept)
+    reduction = reduce_problem(problem, start.coef, start.intercept, width)
     kept = reduction.kept.copy()
     for _ in range(ROUNDS):
         coef, intercept, result = fit_problem(subset(problem, kept), config, progress)

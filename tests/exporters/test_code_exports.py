@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
+import subprocess
+import sys
 
+import numpy as np
 import onnx
 import pytest
 
@@ -16,11 +20,57 @@ from code_engines import create_table, import_and_score, onnx_feeds, onnx_result
 from scorecard.exporters import onnx as onnx_export
 from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
-from scorecard.runtime import predict, score, score_csv
+from scorecard.runtime import Input, Model, Target, Term, predict, score, score_csv
 
 
 def expected(model, rows) -> list[tuple]:
     return [(score(model, r), predict(model, r)) for r in rows]
+
+
+BATCH_DRIVER = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("exported", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+rows = json.load(sys.stdin)
+names = sorted({k for r in rows for k in r})
+columns = {k: [r.get(k) for r in rows] for k in names}
+out = {"score_columns": module.score_columns(columns), "predict_columns": module.predict_columns(columns),
+       "score_rows": module.score_rows(rows), "predict_rows": module.predict_rows(iter(rows)),
+       "tuples": module.score_columns({k: tuple(v) for k, v in columns.items()}),
+       "one_by_one": [module.score(r) for r in rows]}
+json.dump(out, sys.stdout)
+"""
+
+
+def batch_scores(path, rows: list[dict]) -> dict[str, list]:
+    """The exported file's batch functions on ``rows`` (as columns, as row dicts, as tuples),
+    in a fresh stdlib-only interpreter; JSON keeps ints and floats apart."""
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", BATCH_DRIVER, str(path)], input=json.dumps(rows),
+                          capture_output=True, text=True, check=True, cwd=path.parent)
+    return json.loads(done.stdout)
+
+
+def typed_values(rows: list[dict]) -> list[dict]:
+    """Rows as a program holds them: ints, floats, text, None for blanks."""
+    out = []
+    for r in rows:
+        typed = {}
+        for k, v in r.items():
+            try:
+                typed[k] = int(v)
+            except ValueError:
+                try:
+                    typed[k] = float(v)
+                except ValueError:
+                    typed[k] = v if v else None
+        out.append(typed)
+    return out
+
+
+def same(got: list, want: list) -> bool:
+    """Equal scores of the same type (int stays int, float stays float; None is None)."""
+    return len(got) == len(want) and all(type(g) is type(w) and g == w for g, w in zip(got, want))
 
 
 def runtime_table(model, data: str) -> str:
@@ -62,6 +112,68 @@ def test_python_score_and_predict_take_typed_values_like_the_runtime(case, tmp_p
         rows.append(typed)
     rows[0] = {k: (math.nan if isinstance(v, float) else v) for k, v in rows[0].items()}
     assert import_and_score(path, rows) == expected(model, rows)
+
+
+def test_python_batch_functions_give_the_runtimes_scores_on_every_row(case, tmp_path):
+    """score_columns / predict_columns / score_rows / predict_rows on every row of the data,
+    as CSV text and as typed values (plain int columns take the fast path, others are read
+    value by value), equal to the runtime's in value and type."""
+    name, model, data = case
+    path = tmp_path / "model.py"
+    path.write_text(python_export.render(model), encoding="utf-8")
+    text_rows = case_rows(model, data)
+    for rows in (text_rows, typed_values(text_rows)):
+        want = expected(model, rows)
+        got = batch_scores(path, rows)
+        for key in ("score_columns", "score_rows", "tuples", "one_by_one"):
+            assert same(got[key], [s for s, _ in want]), key
+        for key in ("predict_columns", "predict_rows"):
+            assert got[key] == [p for _, p in want], key
+    if name == "breastcancer":
+        assert all(type(s) is int for s in got["score_columns"])
+
+
+def test_python_batch_missing_values_and_non_integral_inputs(tmp_path):
+    """A None, NaN, blank or absent value gives that row None and leaves the other rows alone;
+    integral floats read as ints, other floats stay floats; an imputing model fills in."""
+    from test_code_missing import numeric_impute
+
+    for model in (breastcancer_model(), numeric_impute()):
+        path = tmp_path / "model.py"
+        path.write_text(python_export.render(model), encoding="utf-8")
+        namespace: dict = {}
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+        size = [3, 3.0, 2.5, "4", " 7 ", 1, 2, True, 10**20, -0.0, 5, 6]
+        bare = [1, None, 2, 3, math.nan, "", "  ", 4.0, 1, 0.0, 2.25, 1e300]
+        rows = [{"UniformityOfCellSize": a, "BareNuclei": b} for a, b in zip(size, bare)]
+        want = [score(model, r) for r in rows]
+        columns = {"UniformityOfCellSize": size, "BareNuclei": bare}
+        assert same(namespace["score_columns"](columns), want)
+        assert same(namespace["score_rows"](rows), want)
+        assert namespace["predict_columns"](columns) == [predict(model, r) for r in rows]
+        absent = namespace["score_columns"]({"UniformityOfCellSize": size})
+        assert same(absent, [score(model, {"UniformityOfCellSize": a}) for a in size])
+        ints = {"UniformityOfCellSize": [1, 2, 3, -7], "BareNuclei": [4, 5, True, 2**70]}  # the fast path
+        assert same(namespace["score_columns"](ints), [score(model, {k: v[i] for k, v in ints.items()})
+                                                       for i in range(4)])
+        assert namespace["score_columns"]({}) == [] and namespace["score_rows"]([]) == []
+
+
+def test_python_batch_errors_are_the_rows_errors(tmp_path):
+    """A value the model cannot read raises RowError naming the first such row, unless the row
+    already lacks an earlier input (score(row) returns None before reading the value)."""
+    namespace: dict = {}
+    exec(compile(python_export.render(breastcancer_model()), "model.py", "exec"), namespace)
+    score_columns, RowError = namespace["score_columns"], namespace["RowError"]
+    with pytest.raises(RowError, match=r"row 2: column 'BareNuclei': 'abc' is not a number"):
+        score_columns({"UniformityOfCellSize": [1, 2, 3, "x"], "BareNuclei": [1, 2, "abc", 4]})
+    # row 0's bad BareNuclei comes after its missing UniformityOfCellSize: no score, no error
+    assert score_columns({"UniformityOfCellSize": [None, 2], "BareNuclei": ["abc", 1]}) == [None, -3]
+    assert score(breastcancer_model(), {"UniformityOfCellSize": None, "BareNuclei": "abc"}) is None
+    with pytest.raises(RowError, match="row 0: column 'UniformityOfCellSize'"):
+        score_columns({"UniformityOfCellSize": [math.inf, 2], "BareNuclei": [None, 1]})
+    with pytest.raises(RowError, match="different lengths"):
+        score_columns({"UniformityOfCellSize": [1, 2], "BareNuclei": [1]})
 
 
 # ---------------------------------------------------------------------------- sql
@@ -139,3 +251,23 @@ def test_onnx_signature_is_the_models_inputs_and_passes_the_full_checker(case):
         assert graph_inputs[inp.name].elem_type == want
         assert [d.dim_param for d in graph_inputs[inp.name].shape.dim] == ["N"]
     assert [o.name for o in proto.graph.output] == ["score", "prediction"]
+
+
+def test_onnx_zero_scores_keep_the_runtimes_sign():
+    """A failed condition adds Cast(False) * points, -0.0 for negative points, where the runtime
+    adds an int 0: zero scores still carry the runtime's sign bit, also for an intercept of
+    -0.0 (the one case that keeps Where)."""
+    values = [0.0, -0.0, 2.0, -1.0, 1.0]
+    for intercept in (0, 0.0, -0.0, 2.5, -1):
+        model = Model(kind="linear", target=Target("y", 1), inputs=(Input("a", "numeric"), Input("b", "numeric")),
+                      terms=(Term("a", ">=", 1, -2.5, "a high"), Term("b", "linear", None, -1.5, "b"),
+                             Term("a", "<", -0.5, -1, "a low"), Term("a", "linear", None, 1, "a")),
+                      intercept=intercept)
+        rows = [{"a": a, "b": b} for a in values for b in values]
+        session_scores = onnx_results(onnx_export.render(model), {
+            "a": np.array([r["a"] for r in rows], dtype=np.float64),
+            "b": np.array([r["b"] for r in rows], dtype=np.float64)})
+        want = [float(score(model, r)) for r in rows]
+        got = [s for s, _ in session_scores]
+        assert got == want
+        assert [math.copysign(1, g) for g in got] == [math.copysign(1, w) for w in want], intercept

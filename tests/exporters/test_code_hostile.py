@@ -15,6 +15,7 @@ import pytest
 
 from code_models import with_golden
 from code_engines import import_and_score, onnx_results, quote, run_python_export, run_sql
+from test_code_exports import batch_scores, same
 from scorecard.exporters import onnx as onnx_export
 from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
@@ -113,6 +114,9 @@ def test_hostile_names_in_python_run_no_injected_code(tmp_path):
     assert [(s["score"], s["prediction"]) for s in scored] == [
         ("" if s is None else repr(s) if isinstance(s, float) else str(s), "" if p is None else str(p)) for s, p in want]
     assert import_and_score(path, typed_rows()) == want
+    batch = batch_scores(path, typed_rows())  # score_columns and friends, by the same names
+    assert same(batch["score_columns"], [s for s, _ in want]) and same(batch["score_rows"], [s for s, _ in want])
+    assert batch["predict_columns"] == [p for _, p in want]
     assert not (tmp_path / "PWNED").exists()
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from scorecard.trainer.backends import auto, cpsat, enumerate as exhaustive
 from scorecard.trainer.backends.sweep import Sweeper
+from scorecard.trainer.bounds import conflict_loss
 from scorecard.trainer.config import TrainConfig
 from scorecard.trainer.data import prepare
 from scorecard.trainer.fit import fit_problem, train
@@ -111,7 +112,7 @@ def test_conflict_bound_never_exceeds_the_least_loss(seed):
     rows = exhaustive._project(problem, np.arange(problem.n_columns))
     least = min(problem.loss(np.array(c), b)
                 for c in itertools.product(range(-3, 4), repeat=problem.n_columns) for b in range(-8, 9))
-    assert exhaustive._conflict_loss(rows, budget=1.0) <= least + 1e-12
+    assert conflict_loss(rows, budget=1.0) <= least + 1e-12
 
 
 def test_best_intercept_sweep_matches_trying_every_intercept():

@@ -85,6 +85,7 @@ def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int =
                                   gap=relative_gap(best.objective, bound), message="exhaustive search"))
 
     def outcome(best: Incumbent, bound: float, status: str, backend: str) -> Outcome:
+        bound = max(bound, state["bound"])  # a backend's bound may be weaker than what we know
         return Outcome(best, min(bound, best.objective), status, backend, time.monotonic() - start)
 
     try:

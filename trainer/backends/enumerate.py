@@ -22,7 +22,6 @@ larger L1 norm, so only coprime vectors are scored there.
 """
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from dataclasses import dataclass
@@ -30,19 +29,17 @@ from typing import Callable
 
 import numpy as np
 
-from ..bounds import TOLERANCE, free_columns, size_limit, unavoidable_loss
+from ..bounds import TOLERANCE, conflict_loss, free_columns, size_limit, unavoidable_loss
 from ..problem import SlimProblem
 from ..formulation import Incumbent
 from .sweep import Sweeper
 
 # Row-subset sizes of the cascade of lower bounds (then all rows).
-CASCADE = (16, 64, 256)
+CASCADE = (8, 24, 96, 384)
 # Coefficient vectors scored per block (between two looks at the clock).
 BLOCK = 1 << 16
 # Supports with at least this many coefficient vectors are worth a conflict bound first.
 CONFLICT_MIN_VECTORS = 20 ** 3
-# ... and affordable when the pairs of rows of one label are at most this many.
-CONFLICT_MAX_PAIRS = 200_000
 
 
 @dataclass(frozen=True)
@@ -73,7 +70,7 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
     Supports are listed depth-first, each one's row groups refined from its parent's, so the
     collision bound of a support costs one pass over the distinct rows. With ``conflicts``
     (integer data), a support with many coefficient vectors is also dropped when disjoint
-    four-row conflicts on it (:func:`_conflict_loss`) already cost more than its budget.
+    four-row conflicts on it (:func:`~..bounds.conflict_loss`) already cost more than its budget.
     """
     limit = size_limit(problem, upper_bound)
     if limit is None:
@@ -119,7 +116,7 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
             combos = math.prod(counts[c] for c in child)
             if conflicts and combos >= CONFLICT_MIN_VECTORS:
                 budget = upper_bound - child_fixed - TOLERANCE
-                if _conflict_loss(_project(problem, np.array(child, dtype=np.int64)), budget) >= budget:
+                if conflict_loss(_project(problem, np.array(child, dtype=np.int64)), budget) >= budget:
                     continue
             found.append(child)
             total += combos * _rows_scored(problem, upper_bound - child_fixed, n_ids)
@@ -157,64 +154,6 @@ def search(problem: SlimProblem, incumbent: Incumbent, plan: Plan, deadline: flo
         if not finished:
             return SearchResult(best, min(best.objective, lowest + len(support) * price), "time_limit")
     return SearchResult(best, best.objective, "optimal")
-
-
-def _conflict_loss(rows: "_Projected", budget: float) -> float:
-    """A lower bound on the loss of every model on these (integer, distinct) rows, stopping
-    once it exceeds ``budget``.
-
-    Two positive rows a, b and two negative rows c, d with a + b = c + d (a = b allowed)
-    cannot all be right: the scores add up the same way, intercept included, so
-    score(a) + score(b) > 0 >= score(c) + score(d) is impossible. Conflicts are taken
-    greedily, each using one unit of weight of each of its rows (a row wrong once pays its
-    whole weight, so a row of weight w can settle at most w / unit conflicts); each adds
-    the unit to the bound.
-    """
-    pos = np.flatnonzero(rows.pos_w > 0)
-    neg = np.flatnonzero(rows.neg_w > 0)
-    if len(pos) == 0 or len(neg) == 0 or (len(pos) ** 2 + len(neg) ** 2) / 2 > CONFLICT_MAX_PAIRS:
-        return 0.0
-    unit = float(min(rows.pos_w[pos].min(), rows.neg_w[neg].min()))
-    pi, pj = np.triu_indices(len(pos))
-    ni, nj = np.triu_indices(len(neg))
-    sums = np.vstack([rows.X[pos[pi]] + rows.X[pos[pj]], rows.X[neg[ni]] + rows.X[neg[nj]]])
-    key = _row_keys(sums)
-    pos_key, neg_key = key[:len(pi)], key[len(pi):]
-    shared = np.intersect1d(pos_key, neg_key)
-    if len(shared) == 0:
-        return 0.0
-    negatives: dict[int, list[tuple[int, int]]] = {}
-    for k in np.flatnonzero(np.isin(neg_key, shared)):
-        negatives.setdefault(int(neg_key[k]), []).append((int(neg[ni[k]]), int(neg[nj[k]])))
-    room = {("+", int(i)): float(rows.pos_w[i]) for i in pos}
-    room.update({("-", int(i)): float(rows.neg_w[i]) for i in neg})
-    bound = 0.0
-    for k in np.flatnonzero(np.isin(pos_key, shared)):
-        a, b = int(pos[pi[k]]), int(pos[pj[k]])
-        for c, d in negatives[int(pos_key[k])]:
-            need: dict[tuple[str, int], float] = {}
-            for item in (("+", a), ("+", b), ("-", c), ("-", d)):
-                need[item] = need.get(item, 0.0) + unit
-            if all(room[item] >= amount - 1e-15 for item, amount in need.items()):
-                for item, amount in need.items():
-                    room[item] -= amount
-                bound += unit
-                if bound > budget:
-                    return bound
-                break
-    return bound
-
-
-def _row_keys(values: np.ndarray) -> np.ndarray:
-    """One integer per row of an integer matrix, equal exactly for equal rows."""
-    low = values.min(axis=0)
-    spans = (values.max(axis=0) - low + 1).astype(np.int64)
-    if np.prod(spans.astype(np.float64)) >= 2.0 ** 62:
-        return np.unique(values, axis=0, return_inverse=True)[1].reshape(-1)
-    key = np.zeros(values.shape[0], dtype=np.int64)
-    for d in range(values.shape[1]):
-        key = key * spans[d] + (values[:, d] - low[d]).astype(np.int64)
-    return key
 
 
 def _rows_scored(problem: SlimProblem, budget: float, n_rows: int) -> int:
