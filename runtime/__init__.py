@@ -4,11 +4,12 @@ This folder is the leaf of the project: it imports nothing outside the standard 
 and only relative modules, so it still works when copied alone into another project.
 """
 from .model import GoldenRow, Input, Model, ModelError, Target, Term, Training, dump, dumps, load, loads
+from .risk import risk
 from .score import RowError, decide, format_number, is_missing, predict, score
 from .table import ScoredTable, score_csv
 
 __all__ = [
     "GoldenRow", "Input", "Model", "ModelError", "Target", "Term", "Training",
     "dump", "dumps", "load", "loads", "RowError", "decide", "format_number", "is_missing",
-    "predict", "score", "ScoredTable", "score_csv",
+    "predict", "risk", "score", "ScoredTable", "score_csv",
 ]

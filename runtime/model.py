@@ -208,8 +208,9 @@ def _check_model(m: Model) -> None:
                 _fail(f"missing.impute.{name}", f"{value!r} does not fit the {names[name].type} input")
     elif m.missing != "null":
         _fail("missing", f'must be "null" or {{"impute": {{...}}}}, got {m.missing!r}')
-    if m.probability is not None and not isinstance(m.probability, dict):
-        _fail("probability", "must be null or an object")
+    from .risk import check_probability  # here: risk.py imports this module
+
+    check_probability(m.probability)
     for k, g in enumerate(m.golden):
         if not isinstance(g.row, dict):
             _fail(f"golden[{k}].row", "must be an object")

@@ -74,6 +74,16 @@ def test_paper_simulation_reaches_the_known_optimum_with_a_proof():
     assert rounds and rounds[-1].upper_bound == result.objective
 
 
+@pytest.mark.slow
+def test_ten_million_rows_need_a_handful_of_passes():
+    X, y = gaussian(10_000_000)
+    oracle = ArrayOracle.from_xy(X.astype(np.float32), y)
+    space = CoefficientSpace(lower=(-10,) * 6, upper=(10,) * 6, c0=(0,) + (0.9 / len(y),) * 5)
+    result = cutting_planes(oracle, space)
+    assert result.coefficients.tolist() == [-10, 2, 2, 2, 2, 2]
+    assert result.status == "optimal" and result.proof == "curvature" and result.passes <= 10
+
+
 def test_train_with_logistic_loss_gives_a_model_with_probabilities():
     rng = np.random.default_rng(5)
     frame = pd.DataFrame(rng.integers(0, 4, size=(400, 3)), columns=["a", "b", "c"])

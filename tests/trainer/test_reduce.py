@@ -16,9 +16,9 @@ from testdata import SHARED
 
 CASES = [  # dataset, target, rows used, C0 (small subsets keep the default run quick)
     ("bankruptcy", "NotBankrupt", 250, 0.01),
-    ("breastcancer", "Benign", 60, 0.025),
+    ("breastcancer", "Benign", 40, 0.025),
     pytest.param("breastcancer", "Benign", 200, 0.025, marks=pytest.mark.slow),
-    ("haberman", "AliveAfter5Yrs", 80, 0.02),
+    ("haberman", "AliveAfter5Yrs", 50, 0.02),
     ("mammo", "Malignant", 150, 0.02),
 ]
 

@@ -15,7 +15,7 @@ predict_columns(columns) -> list[int | None]
     same length. A column of plain ints skips per-value checks.
 score_rows(rows) -> list[int | float | None]
 predict_rows(rows) -> list[int | None]
-    The same for an iterable of row mappings (as score(row) takes them).
+    score(row) / predict(row) of each mapping in an iterable of rows, as a list.
 python THIS_FILE.py DATA.csv
     Prints DATA with score and prediction columns; rows without a score get empty cells.
 
@@ -141,8 +141,8 @@ def _read_categories(name, values):
 
 
 def _column(name, values, categorical, n, unscored, errors, imputed):
-    """One input's values for every row (a list or tuple, or None when absent), ready for
-    _points.
+    """One input's values for every row (from a list or tuple, or None when absent), ready
+    for the score expression.
 
     A missing value becomes ``imputed`` or, when the policy gives none, a placeholder and its
     row joins ``unscored``. A value that cannot be read is an error unless its row already
@@ -228,14 +228,14 @@ def predict_columns(columns):
 
 
 def score_rows(rows):
-    """score_columns for an iterable of row mappings: the score of each row, in order."""
-    rows = rows if isinstance(rows, (list, tuple)) else list(rows)
-    return score_columns({name: [row.get(name) for row in rows] for name in USED} if rows else {})
+    """score(row) for each row mapping in ``rows``, as a list. (Rows already held as mappings
+    are scored one by one: turning them into columns costs more than score_columns saves.)"""
+    return list(map(score, rows))
 
 
 def predict_rows(rows):
     """The prediction of each row mapping in ``rows``: 1, 0 or None."""
-    return [None if total is None else 1 if total > 0 else 0 for total in score_rows(rows)]
+    return [None if total is None else 1 if total > 0 else 0 for total in map(score, rows)]
 
 
 def _format(value):
