@@ -88,6 +88,21 @@ def median_seconds(run: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+def interleaved(runs: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """Median wall time of each run, the runs taking turns (one untimed warm-up each, then
+    ``repeat`` rounds of every run): on a shared machine the load changes from second to
+    second, and taking turns gives an export and its anchor the same load."""
+    for fn in runs.values():
+        fn()
+    times: dict[str, list[float]] = {key: [] for key in runs}
+    for _ in range(repeat):
+        for key, fn in runs.items():
+            start = time.perf_counter()
+            fn()
+            times[key].append(time.perf_counter() - start)
+    return {key: statistics.median(t) for key, t in times.items()}
+
+
 def load_module(text: str, name: str):
     path = Path(tempfile.mkdtemp(prefix="scorecard-bench-")) / f"{name}.py"
     path.write_text(text, encoding="utf-8")
@@ -126,20 +141,14 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
     scores = [exported.score(r) for r in rows]
     if scores != want.tolist():
         raise SystemExit("python export disagrees with NumPy")
-    record("python export: score(row) over dict rows", f"CPython {platform.python_version()}",
-           median_seconds(lambda: [exported.score(r) for r in rows], repeat))
     columns = {name: x[:, k].tolist() for k, name in enumerate(NAMES)}
     if exported.score_columns(columns) != want.tolist() or exported.score_rows(rows) != want.tolist():
         raise SystemExit("python export's batch functions disagree with NumPy")
-    record("python export: score_columns(columns)", f"CPython {platform.python_version()}",
-           median_seconds(lambda: exported.score_columns(columns), repeat), "column lists by input name")
-    record("python export: score_rows(rows) over dict rows", f"CPython {platform.python_version()}",
-           median_seconds(lambda: exported.score_rows(rows), repeat))
-    del columns
-    sample = rows[: n // 10]
-    seconds = median_seconds(lambda: [score(model, r) for r in sample], 1) * 10
-    record("scorecard.runtime score(model, row)", f"CPython {platform.python_version()}", seconds,
-           f"timed on {len(sample):,} rows")
+    cpython = f"CPython {platform.python_version()}"
+    runs = {"python export: score(row) over dict rows": lambda: [exported.score(r) for r in rows],
+            "python export: score_columns(columns)": lambda: exported.score_columns(columns),
+            "python export: score_rows(rows) over dict rows": lambda: exported.score_rows(rows)}
+    m2c = None
     try:
         import m2cgen
         from sklearn.linear_model import LinearRegression
@@ -147,11 +156,18 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
         lr = LinearRegression().fit(x[:1000].astype(float), x[:1000] @ np.arange(1, 12))
         m2c = load_module(m2cgen.export_to_python(lr), "bench_m2cgen")
         lists = x.astype(float).tolist()
-        record("anchor: m2cgen Python, positional lists", f"m2cgen {m2cgen.__version__}",
-               median_seconds(lambda: [m2c.score(r) for r in lists], repeat), "linear terms only")
-        del lists
+        runs["anchor: m2cgen Python, positional lists"] = lambda: [m2c.score(r) for r in lists]
     except ImportError:
         print("m2cgen not installed: anchor skipped")
+    notes = {"python export: score_columns(columns)": "column lists by input name",
+             "anchor: m2cgen Python, positional lists": "linear terms only"}
+    for what, seconds in interleaved(runs, repeat).items():
+        record(what, f"m2cgen {m2cgen.__version__}" if what.startswith("anchor") else cpython, seconds,
+               notes.get(what, ""))
+    del columns, runs
+    sample = rows[: n // 10]
+    seconds = median_seconds(lambda: [score(model, r) for r in sample], 1) * 10
+    record("scorecard.runtime score(model, row)", cpython, seconds, f"timed on {len(sample):,} rows")
     del rows, scores
 
     # ---- SQL
@@ -167,9 +183,10 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
     for query in (ours, hand):
         if tuple(int(v) for v in duck.execute(query).fetchone()) != want_sums:
             raise SystemExit("duckdb query disagrees with NumPy")
-    record("sql export", f"duckdb {duckdb.__version__}", median_seconds(lambda: duck.execute(ours).fetchone(), repeat))
-    record("anchor: hand-written CASE WHEN query", f"duckdb {duckdb.__version__}",
-           median_seconds(lambda: duck.execute(hand).fetchone(), repeat))
+    timed = interleaved({"ours": lambda: duck.execute(ours).fetchone(), "hand": lambda: duck.execute(hand).fetchone()},
+                        repeat)
+    record("sql export", f"duckdb {duckdb.__version__}", timed["ours"])
+    record("anchor: hand-written CASE WHEN query", f"duckdb {duckdb.__version__}", timed["hand"])
     duck.close()
 
     lite = sqlite3.connect(":memory:")
@@ -179,9 +196,10 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
     for query in (ours, hand):
         if tuple(lite.execute(query).fetchone()) != want_sums:
             raise SystemExit("sqlite query disagrees with NumPy")
-    record("sql export", f"sqlite {sqlite3.sqlite_version}", median_seconds(lambda: lite.execute(ours).fetchone(), repeat))
-    record("anchor: hand-written CASE WHEN query", f"sqlite {sqlite3.sqlite_version}",
-           median_seconds(lambda: lite.execute(hand).fetchone(), repeat))
+    timed = interleaved({"ours": lambda: lite.execute(ours).fetchone(), "hand": lambda: lite.execute(hand).fetchone()},
+                        repeat)
+    record("sql export", f"sqlite {sqlite3.sqlite_version}", timed["ours"])
+    record("anchor: hand-written CASE WHEN query", f"sqlite {sqlite3.sqlite_version}", timed["hand"])
     lite.close()
 
     # ---- ONNX
@@ -201,23 +219,24 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
         x32 = x.astype(np.float32)
     except ImportError:
         print("skl2onnx not installed: anchor skipped")
+    xf = x.astype(np.float64)
+    w = np.array(LINEAR + [0] * 5, dtype=np.float64)
     for count in threads:
         ours = session(onnx_export.render(model), count)
         got = ours.run(["score", "prediction"], feeds)
         if not np.array_equal(got[0], want) or not np.array_equal(got[1], (want > 0).astype(np.float64)):
             raise SystemExit("onnx export disagrees with NumPy")
         label = f"{count} intra-op thread{'s' if count > 1 else ''}"
-        record("onnx export", engine, median_seconds(lambda: ours.run(None, feeds), repeat),
-               f"one batch of all rows, {label}")
-        record("onnx export", engine, median_seconds(lambda: [ours.run(None, b) for b in batches], repeat),
-               f"batches of 4,096 rows (fit in cache), {label}")
+        runs = {("onnx export", f"one batch of all rows, {label}"): lambda: ours.run(None, feeds),
+                ("onnx export", f"batches of 4,096 rows (fit in cache), {label}"):
+                    lambda: [ours.run(None, b) for b in batches]}
         if skl is not None:
             anchor = session(skl.SerializeToString(), count)
-            record("anchor: skl2onnx LinearRegression", engine,
-                   median_seconds(lambda: anchor.run(None, {"X": x32}), repeat), f"float32 [N, 11], linear only, {label}")
-    xf = x.astype(np.float64)
-    w = np.array(LINEAR + [0] * 5, dtype=np.float64)
-    record("anchor: NumPy X @ w", f"numpy {np.__version__}", median_seconds(lambda: xf @ w, repeat), "linear terms only")
+            runs[("anchor: skl2onnx LinearRegression", f"float32 [N, 11], linear only, {label}")] = \
+                lambda: anchor.run(None, {"X": x32})
+        runs[("anchor: NumPy X @ w", f"linear terms only, next to the {label} runs")] = lambda: xf @ w
+        for (what, note), seconds in interleaved(runs, repeat).items():
+            record(what, f"numpy {np.__version__}" if "NumPy" in what else engine, seconds, note)
     return out
 
 
@@ -251,17 +270,17 @@ def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, com
         mine = [(w.removeprefix("python export: "), r) for w, _, r, _ in results if w.startswith("python export")]
         lines += ["", "Python export against m2cgen's positional function (goal: ahead, ratio > 1): "
                   + "; ".join(f"{w} = {r / m2c:.2f}x" for w, r in mine) + "."]
-    numpy_rate = next((r for w, _, r, _ in results if w == "anchor: NumPy X @ w"), None)
     onnx_ratios = []
     for what, _, rate, note in results:
         if what != "onnx export":
             continue
-        threads = note.rsplit(", ", 1)[-1]
-        skl = next((r for w, _, r, nt in results if w.startswith("anchor: skl2onnx") and nt.endswith(threads)), None)
-        parts = [f"{note}: " + (f"{rate / skl:.2f}x skl2onnx" if skl else "no skl2onnx")]
-        if numpy_rate:
-            parts.append(f"{rate / numpy_rate:.2f}x NumPy")
-        onnx_ratios.append(", ".join(parts))
+        threads = note.rsplit(", ", 1)[-1]  # "1 intra-op thread": compare with the anchors run next to it
+        parts = [f"{note}:"]
+        for anchor, short in (("anchor: skl2onnx", "skl2onnx"), ("anchor: NumPy", "NumPy")):
+            other = next((r for w, _, r, nt in results if w.startswith(anchor) and threads in nt), None)
+            if other:
+                parts.append(f"{rate / other:.2f}x {short}")
+        onnx_ratios.append(" ".join(parts[:2]) + "".join(", " + p for p in parts[2:]))
     if onnx_ratios:
         lines += ["", "ONNX export against the anchors (same session options; goal: ahead, ratio > 1): "
                   + "; ".join(onnx_ratios) + "."]

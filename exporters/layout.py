@@ -20,9 +20,14 @@ is decided here:
 - A ``linear`` term on a numeric input reads ``<input> × points``: the exact name of what
   to measure (not the label, which often already holds the multiplier), times the points.
   On a binary input it is a plain row worth its points when the input is 1.
-- ``probability`` with a risk table, ``{"table": [{"score": s, "risk": r}, ...]}`` where ``s``
-  is the model's score (intercept included, as ``scorecard predict`` writes it) and ``r`` a
-  probability in [0, 1], is shown as card score (points) -> risk.
+- ``probability`` (runtime/risk.py) is shown as card score (points, without the intercept)
+  -> risk. A risk table, ``{"method": "table", "table": [{"score": s, "risk": r}, ...]}``
+  where ``s`` is the model's score (intercept included, as ``scorecard predict`` writes it),
+  is shown row for row. The logistic map, ``{"method": "logistic", "scale": s}``, is shown
+  as its formula in card points (``risk = 1 / (1 + exp(-(SCORE - 19)))``) and, when the
+  points are integers and every input takes finitely many card totals (no ``×`` row on a
+  numeric input), as the risk at each total the card can reach (at most ``MAX_RISKS`` of
+  them, evenly picked from the smallest to the largest when there are more).
 """
 from __future__ import annotations
 
@@ -30,10 +35,16 @@ import math
 import unicodedata
 from dataclasses import dataclass
 
-from scorecard.runtime import Model, Term
+from scorecard.runtime import Model, Term, risk
 from scorecard.runtime.model import Number
+from scorecard.runtime.score import contribution
 
 from .registry import ExportError
+
+#: The most columns a logistic model's risk table shows (the formula covers the rest).
+MAX_RISKS = 40
+#: Give up enumerating the card totals a logistic model can reach beyond this many.
+MAX_TOTALS = 10_000
 
 #: Positive-class values that need no "= value" after the target name in the title.
 _IMPLICIT_POSITIVE = {"1", "true", "yes", "y"}
@@ -114,6 +125,8 @@ class Card:
     rows: tuple[Row, ...]
     imputed: tuple[tuple[str, str], ...]
     risks: tuple[Risk, ...]
+    #: The logistic score -> risk formula in card points ("" for a risk table or none).
+    risk_formula: str = ""
 
     @property
     def is_rules(self) -> bool:
@@ -221,9 +234,74 @@ def _row(model: Model, number: int, group: list[Term]) -> Row:
                points=first.points, multiply=multiply, terms=tuple(group))
 
 
+def _input_totals(model: Model, name: str) -> set[Number] | None:
+    """The points the terms on input ``name`` can add up to together, over every value the
+    input can take; None when unbounded (a ``linear`` term on a numeric input)."""
+    terms = [t for t in model.terms if t.input == name]
+    kind = model.input(name).type
+    if kind == "binary":
+        values: list = [0, 1]
+    elif kind == "categorical":
+        named = {c for t in terms for c in (t.value if t.op == "in" else (t.value,))}  # type: ignore[union-attr]
+        other = "\x00other"
+        while other in named:
+            other += "\x00"
+        values = sorted(named) + [other]
+    elif any(t.op == "linear" for t in terms):
+        return None
+    else:  # thresholds and equalities: each cut, each gap between cuts, and beyond both ends
+        cuts = sorted({t.value for t in terms})  # type: ignore[type-var]
+        values = cuts + [(a + b) / 2 for a, b in zip(cuts, cuts[1:])] + [cuts[0] - 1, cuts[-1] + 1]
+    return {sum(contribution(t, x) for t in terms) for x in values}
+
+
+def _reachable_points(model: Model) -> list[int] | None:
+    """Every card total (points without the intercept) some row can reach, sorted; None when
+    the points are not all integers, an input is unbounded or there are too many totals."""
+    if not all(isinstance(t.points, int) for t in model.terms):
+        return None
+    totals = {0}
+    for inp in model.used_inputs:
+        adds = _input_totals(model, inp.name)
+        if adds is None:
+            return None
+        totals = {a + b for a in totals for b in adds}
+        if len(totals) > MAX_TOTALS:
+            return None
+    return sorted(totals)
+
+
+def _logistic_formula(model: Model, scale: Number) -> str:
+    """``risk = 1 / (1 + exp(-(SCORE - 19)))``: the logistic map in card points."""
+    intercept = model.intercept
+    if intercept == 0:
+        z = "SCORE"
+    else:
+        z = f"(SCORE {'-' if intercept < 0 else '+'} {number_text(abs(intercept))})"
+    if scale != 1:
+        z = f"{number_text(scale)} \u00d7 {z}"
+    elif z.startswith("("):
+        z = z[1:-1]
+    return f"risk = 1 / (1 + exp(-({z})))" if " " in z else f"risk = 1 / (1 + exp(-{z}))"
+
+
+def _logistic_risks(model: Model) -> tuple[Risk, ...]:
+    totals = _reachable_points(model)
+    if not totals:
+        return ()
+    if len(totals) > MAX_RISKS:
+        picks = sorted({round(k * (len(totals) - 1) / (MAX_RISKS - 1)) for k in range(MAX_RISKS)})
+        totals = [totals[k] for k in picks]
+    return tuple(Risk(score=points, risk=risk(model, model.intercept + points)) for points in totals)  # type: ignore[arg-type]
+
+
 def _risks(model: Model) -> tuple[Risk, ...]:
     """The risk table of ``model.probability`` (empty when it holds none)."""
-    if not model.probability or "table" not in model.probability:
+    if not model.probability:
+        return ()
+    if model.probability.get("method") == "logistic":
+        return _logistic_risks(model)
+    if "table" not in model.probability:
         return ()
     table = model.probability["table"]
     if not isinstance(table, list):
@@ -245,4 +323,13 @@ def card(model: Model) -> Card:
     imputed = tuple((name, value if isinstance(value, str) else number_text(value))
                     for name, value in model.imputed.items())
     return Card(kind=model.kind, outcome=outcome_text(model), threshold=model.threshold,
-                rules_needed=model.rules_needed, rows=rows, imputed=imputed, risks=_risks(model))
+                rules_needed=model.rules_needed, rows=rows, imputed=imputed, risks=_risks(model),
+                risk_formula=risk_formula(model))
+
+
+def risk_formula(model: Model) -> str:
+    """The logistic map's formula in card points, or "" when the model has none."""
+    probability = model.probability
+    if not probability or probability.get("method") != "logistic":
+        return ""
+    return _logistic_formula(model, probability["scale"])

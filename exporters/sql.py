@@ -9,7 +9,19 @@ The query reads table ``input`` (``table=`` renames it) and returns all of its c
 - a row with a missing value (NULL; NaN where the engine has NaN; an empty or blank text in
   a categorical column) in an input the model uses gets ``score`` NULL and ``prediction``
   NULL, never a silent 0; under ``{"impute": ...}`` the stated value is used instead;
-- ``prediction`` is 1 when the score is > 0, else 0.
+- ``prediction`` is 1 when the score is > 0, else 0;
+- when the model has a score-to-risk map (``model.probability``, runtime/risk.py), a third
+  column ``probability``, NULL when the score is NULL: for ``{"method": "logistic", "scale": s}``
+  the runtime's two-branch formula with ``z = s * score`` (``1 / (1 + EXP(-z))`` when
+  ``z >= 0``, else ``EXP(z) / (1 + EXP(z))``: EXP never overflows), where a ``z`` so negative
+  that ``EXP(z)`` is 0 gives 0 directly (PostgreSQL raises "underflow" rather than return 0);
+  the engine's EXP is the C library's, so the value is the runtime's up to the last bits of
+  ``exp``. For ``{"method": "table", ...}`` a ``CASE`` (a balanced tree of comparisons, so a
+  long table costs a few tests per row) returning the risk of the largest table score at or
+  below the score, the first row's below it: exactly the runtime's double. SQLite's ``EXP``
+  exists only when SQLite is built with its math functions (the default since 3.35, and in
+  the ``sqlite3`` module of the python.org and Debian builds); without them a logistic
+  model's query fails with "no such function: EXP" (the table shape needs no function).
 
 Every identifier is quoted and qualified with the table alias (so SQLite cannot mistake a
 missing column for a string), and every category is a quoted literal, so any column or
@@ -110,6 +122,53 @@ def score_expression(model: Model, d: Dialect) -> str:
             f"    ELSE  -- a NULL input makes the sum NULL\n        {total}\n    END")
 
 
+#: The smallest double whose C ``exp`` is not 0 (exp of anything below rounds to 0.0):
+#: ``-1075 * ln 2`` rounded up. Below it the query writes the 0 the runtime computes.
+EXP_ZERO_BELOW = -745.1332191019411
+#: Above this, ``1 / (1 + exp(-z))`` is exactly 1.0 (``exp(-z)`` is below half an ulp of 1).
+ONE_ABOVE = 40
+#: A table of at most this many rows is one flat ``CASE``; a longer one is split in halves.
+CASE_LEAF = 8
+
+
+def _logistic(d: Dialect, scale: int | float, total: str) -> str:
+    """runtime/risk.py's logistic risk of the score ``total`` (NULL for NULL)."""
+    z = f"{d.number(float(scale))} * {total}"
+    one = d.number(1.0)
+    return (f"CASE WHEN {total} IS NULL THEN NULL\n"
+            f"      WHEN {z} > {ONE_ABOVE} THEN {one}\n"
+            f"      WHEN {z} >= 0 THEN {one} / ({one} + EXP(-({z})))\n"
+            f"      WHEN {z} < {d.number(EXP_ZERO_BELOW)} THEN {d.number(0.0)}\n"
+            f"      ELSE EXP({z}) / ({one} + EXP({z})) END")
+
+
+def _table(d: Dialect, table: list[dict], total: str) -> str:
+    """runtime/risk.py's table risk of the score ``total`` (NULL for NULL)."""
+    scores = [d.number(row["score"]) for row in table]
+    risks = [d.number(float(row["risk"])) for row in table]
+
+    def part(lo: int, hi: int) -> str:  # rows lo..hi-1, knowing score >= scores[lo] (or lo == 0)
+        if hi - lo == 1:
+            return risks[lo]
+        if hi - lo <= CASE_LEAF:
+            tests = " ".join(f"WHEN {total} >= {scores[k]} THEN {risks[k]}" for k in range(hi - 1, lo, -1))
+            return f"CASE {tests} ELSE {risks[lo]} END"
+        mid = (lo + hi) // 2
+        return f"CASE WHEN {total} >= {scores[mid]}\n      THEN {part(mid, hi)}\n      ELSE {part(lo, mid)} END"
+
+    return f"CASE WHEN {total} IS NULL THEN NULL\n      ELSE {part(0, len(table))} END"
+
+
+def probability_expression(model: Model, d: Dialect, total: str) -> str | None:
+    """The risk of the score ``total`` (a SQL expression) as SQL, or None without ``probability``."""
+    probability = model.probability
+    if probability is None:
+        return None
+    if probability["method"] == "logistic":
+        return _logistic(d, probability["scale"], total)
+    return _table(d, probability["table"], total)
+
+
 def _policy(model: Model) -> str:
     text = "a row missing a used input gets score NULL and prediction NULL"
     if model.imputed:
@@ -117,17 +176,36 @@ def _policy(model: Model) -> str:
     return text
 
 
+def _columns(names: tuple[str, ...]) -> str:
+    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _risk_note(probability: dict) -> str:
+    if probability["method"] == "logistic":
+        scale = probability["scale"]
+        z = "score" if scale == 1 else f"{scale!r} * score"
+        return (f"1 / (1 + EXP(-z)) with z = {z}, the positive-class risk; needs EXP "
+                "(SQLite: built with its math functions, the default since 3.35)")
+    return (f"the risk of the largest of the {len(probability['table'])} table scores at or below the score "
+            "(the first row's below it)")
+
+
 def render(model: Model, dialect: str = "ansi", table: str = "input", view: str | None = None) -> str:
     """The scoring query (or ``CREATE VIEW view AS`` the query) as SQL text."""
     d = find_dialect(dialect)
-    for clash in ("score", "prediction"):
+    added = ("score", "prediction") if model.probability is None else ("score", "prediction", "probability")
+    for clash in added:
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the column the query adds; rename it")
     prediction = d.prediction.format(score=f'{SCORED}."score"')
+    probability = probability_expression(model, d, f'{SCORED}."score"')
+    risk = "" if probability is None else (
+        f",  -- NULL when the score is NULL\n"
+        f"    {probability} AS \"probability\"  -- the risk at this score; NULL when the score is NULL\n")
     query = (
         f"SELECT {SCORED}.*,\n"
         f"    {prediction} AS \"prediction\""
-        f"  -- NULL when the score is NULL\n"
+        + (risk or "  -- NULL when the score is NULL\n") +
         f"FROM (\n"
         f"  SELECT {ROW}.*,\n"
         f"    {score_expression(model, d)} AS \"score\"\n"
@@ -138,13 +216,16 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         query = f"CREATE VIEW {d.ident(view)} AS\n{query}"
     header = [
         f"-- scorecard {model.kind} model for {_label(model.target.name)} (positive: {_label(str(model.target.positive))})",
-        f"-- dialect: {d.name}; reads table {_label(table)}; returns its columns plus score and prediction",
+        f"-- dialect: {d.name}; reads table {_label(table)}; returns its columns plus {_columns(added)}",
         f"-- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0",
         f"-- missing values: {_policy(model)}",
         "-- numeric inputs must be numeric columns (cast numbers stored as text first)",
     ]
+    if model.probability is not None:
+        header.append(f"-- probability: {_risk_note(model.probability)}")
     return "\n".join(header) + "\n" + query + ";\n"
 
 
 register(Exporter(name="sql", suffix=".sql", render=render,
-                  description="one SQL query over table 'input' adding score and prediction"))
+                  description="one SQL query over table 'input' adding score and prediction "
+                              "(and probability when the model has one)"))

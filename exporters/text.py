@@ -53,8 +53,12 @@ def _rows(c: Card) -> list[str]:
 
 
 def _risk_lines(c: Card) -> list[str]:
-    col = max(max(len(r.score_text), len(r.risk_text)) for r in c.risks) + 2
     lines = ["RISK BY SCORE"]
+    if c.risk_formula:
+        lines.append(f"  {c.risk_formula}")
+    if not c.risks:
+        return lines
+    col = max(max(len(r.score_text), len(r.risk_text)) for r in c.risks) + 2
     for chunk in c.risk_lines(max(1, (WIDTH - 10) // col)):
         lines.append("  score   " + "".join(r.score_text.rjust(col) for r in chunk))
         lines.append("  risk    " + "".join(r.risk_text.rjust(col) for r in chunk))
@@ -87,7 +91,7 @@ def render_text(model: Model) -> str:
     notes.append(f"Model score = {total} {sign} {number_text(abs(model.intercept))} (the score column of "
                  f"`scorecard predict`); it predicts {visible(c.outcome)} when > 0.")
     blocks.append(notes)
-    if c.risks:
+    if c.risks or c.risk_formula:
         blocks.append(_risk_lines(c))
     if model.training is not None:
         blocks.append(_training_lines(model.training))

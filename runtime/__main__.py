@@ -1,7 +1,8 @@
 """``python -m scorecard.runtime MODEL.json DATA.csv``: score a CSV with no dependencies.
 
-Writes the rows with ``score`` and ``prediction`` to standard output, reports unscorable
-rows on standard error; exit 2 with a one-line message on bad input.
+Writes the rows with ``score`` and ``prediction`` (and ``probability`` when the model has a
+score-to-risk map) to standard output, reports unscorable rows on standard error; exit 2
+with a one-line message on bad input.
 """
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from typing import Any
+from typing import Any, Callable
 
 from .model import Model, ModelError, Number
 
@@ -61,16 +61,36 @@ def check_probability(probability: Any) -> None:
 
 def risk(model: Model, score: Number | None) -> float | None:
     """The probability of the positive class at ``score`` (None without a score or a mapping)."""
-    probability = model.probability
-    if score is None or probability is None:
+    if score is None or model.probability is None:
         return None
+    return risk_function(model.probability)(score)
+
+
+def risk_function(probability: dict | None) -> Callable[[Number | None], float | None]:
+    """``risk`` as a function of the score alone, checked and prepared once (for many rows):
+    ``risk_function(model.probability)(s) == risk(model, s)`` for every score ``s``."""
     check_probability(probability)
+    if probability is None:
+        return lambda score: None
     if probability["method"] == "logistic":
-        z = probability["scale"] * score
-        return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
-    table = probability["table"]
-    k = bisect.bisect_right([row["score"] for row in table], score) - 1
-    return float(table[max(k, 0)]["risk"])
+        scale = probability["scale"]
+
+        def logistic(score: Number | None) -> float | None:
+            if score is None:
+                return None
+            z = scale * score
+            return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+
+        return logistic
+    scores = [row["score"] for row in probability["table"]]
+    risks = [float(row["risk"]) for row in probability["table"]]
+
+    def table(score: Number | None) -> float | None:
+        if score is None:
+            return None
+        return risks[max(bisect.bisect_right(scores, score) - 1, 0)]
+
+    return table
 
 
 def _number(v: Any) -> bool:

@@ -1,8 +1,10 @@
 """Scoring a CSV file with the standard library's ``csv`` module.
 
 Shared by ``python -m scorecard.runtime`` and ``scorecard predict``: the output holds every
-input column unchanged plus ``score`` and ``prediction``; rows that cannot be scored under
-the missing-value policy get empty cells and are counted for the caller to report.
+input column unchanged plus ``score`` and ``prediction``, and ``probability`` (the risk of
+runtime/risk.py, written like a float score) when the model carries a score-to-risk map;
+rows that cannot be scored under the missing-value policy get empty cells and are counted
+for the caller to report.
 """
 from __future__ import annotations
 
@@ -11,9 +13,17 @@ from dataclasses import dataclass
 from typing import Iterator, TextIO
 
 from .model import Model
+from .risk import risk_function
 from .score import RowError, decide, format_number, score
 
 ADDED = ("score", "prediction")
+#: The columns added for a model with ``probability``.
+ADDED_WITH_PROBABILITY = ADDED + ("probability",)
+
+
+def added_columns(model: Model) -> tuple[str, ...]:
+    """The columns scoring adds for ``model``: probability only when it has a score-to-risk map."""
+    return ADDED_WITH_PROBABILITY if model.probability is not None else ADDED
 
 
 @dataclass(frozen=True)
@@ -24,7 +34,7 @@ class ScoredTable:
     unscored: int
 
 
-def read_header(reader: Iterator[list[str]], source: str) -> list[str]:
+def read_header(reader: Iterator[list[str]], source: str, added: tuple[str, ...] = ADDED) -> list[str]:
     """The CSV header, refusing empty files, duplicate names and clashes with the added columns."""
     try:
         header = next(reader)
@@ -35,21 +45,25 @@ def read_header(reader: Iterator[list[str]], source: str) -> list[str]:
         if name in seen:
             raise RowError(f"{source}: column {name!r} appears twice in the header")
         seen.add(name)
-    for name in ADDED:
+    for name in added:
         if name in seen:
             raise RowError(f"{source}: the data already has a column {name!r}; rename it before scoring")
     return header
 
 
 def score_csv(model: Model, infile: TextIO, outfile: TextIO, source: str = "DATA") -> ScoredTable:
-    """Read CSV rows from ``infile``, write them with score and prediction to ``outfile``."""
+    """Read CSV rows from ``infile``, write them with score and prediction (and probability,
+    when the model has one) to ``outfile``."""
+    added = added_columns(model)
+    with_probability = len(added) > len(ADDED)
+    risk = risk_function(model.probability)
     reader = csv.reader(infile)
-    header = read_header(reader, source)
+    header = read_header(reader, source, added)
     missing = [i.name for i in model.used_inputs if i.name not in header]
     if missing:
         raise RowError(f"{source}: the model needs column {missing[0]!r}, which the data lacks")
     writer = csv.writer(outfile, lineterminator="\n")
-    writer.writerow(header + list(ADDED))
+    writer.writerow(header + list(added))
     rows = unscored = 0
     for line_no, cells in enumerate(reader, start=2):
         if not cells:
@@ -62,5 +76,8 @@ def score_csv(model: Model, infile: TextIO, outfile: TextIO, source: str = "DATA
             raise RowError(f"{source}: line {line_no}: {exc}") from None
         rows += 1
         unscored += value is None
-        writer.writerow(cells + [format_number(value), format_number(decide(value))])
+        out = [format_number(value), format_number(decide(value))]
+        if with_probability:
+            out.append(format_number(risk(value)))
+        writer.writerow(cells + out)
     return ScoredTable(rows=rows, unscored=unscored)

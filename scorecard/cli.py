@@ -282,7 +282,8 @@ def show(model: ModelPath) -> None:
 @app.command()
 def predict(model: ModelPath, data: Data,
             output: Annotated[str, typer.Option("-o", "--output", help="Where to write the scored CSV.")]) -> None:
-    """Score DATA: its rows plus 'score' and 'prediction' columns."""
+    """Score DATA: its rows plus 'score' and 'prediction' columns, and 'probability' when the
+    model has a score-to-risk map."""
     from scorecard.runtime import load, score_csv
 
     fitted = load(model)

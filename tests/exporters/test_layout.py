@@ -7,8 +7,7 @@ import pytest
 
 from paper_models import breastcancer, long_card, m_of_n, mushroom, sleep_apnea
 from scorecard.exporters.layout import card, number_text
-from scorecard.exporters.registry import ExportError
-from scorecard.runtime import Input, Model, Target, Term, score
+from scorecard.runtime import Input, Model, ModelError, Target, Term, score
 from scorecard.runtime.score import contribution
 
 
@@ -115,7 +114,6 @@ def test_risk_table_is_keyed_by_card_points():
 
 def test_malformed_risk_table_is_refused():
     model = breastcancer()
-    bad = Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=model.terms,
-                intercept=model.intercept, probability={"table": [{"score": 1, "risk": 1.5}]})
-    with pytest.raises(ExportError, match=r"probability.table\[0\]"):
-        card(bad)
+    with pytest.raises(ModelError, match=r"probability.table\[0\]"):  # the model refuses it (runtime/risk.py)
+        Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=model.terms,
+              intercept=model.intercept, probability={"method": "table", "table": [{"score": 1, "risk": 1.5}]})

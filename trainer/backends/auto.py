@@ -31,6 +31,8 @@ from . import cpsat, enumerate as exhaustive
 # larger budget allowed after the full local search (about 1 s and 20 s of numpy on 2 cores).
 QUICK_WORK = 2e7
 FULL_WORK = 4e8
+# Most seconds of local search before the larger plan (it stops earlier at a local optimum).
+LOCAL_SEARCH_SECONDS = 5.0
 # Seconds the quick and the larger plan may spend listing supports (the larger one at
 # least PLAN_SECONDS, up to PLAN_SHARE of the time left: its conflict bounds pay).
 QUICK_PLAN_SECONDS = 0.25
@@ -94,7 +96,7 @@ def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int =
         found = _exhaustive(problem, state["best"], QUICK_WORK, deadline, report, raise_bound)
         if found is not None:
             return outcome(found.incumbent, found.lower_bound, found.status, "enumerate")
-        budget = min(1.0, 0.1 * time_limit)
+        budget = min(LOCAL_SEARCH_SECONDS, 0.1 * time_limit)
         state["backend"] = "warmstart"
         report(warm_start(problem, seconds=budget, on_improve=lambda inc: report(inc, "local search"),
                           start=state["best"]), "local search")

@@ -8,8 +8,8 @@ predict(row) -> int | None
     1 (the positive class) when the score is > 0, else 0; None when the row has no score.
 score_columns(columns) -> list[int | float | None]
 predict_columns(columns) -> list[int | None]
-    Many rows at once, the fast way: ``columns`` maps each input name to a sequence holding
-    one value per row (column lists, tuples, a DataFrame's columns), and the result holds
+    Many rows at once, with no function call per row: ``columns`` maps each input name to
+    a sequence holding one value per row (lists, tuples, a DataFrame's columns), and the result holds
     what score(row) / predict(row) gives for each row, in row order. A name absent from
     ``columns`` is missing in every row; the sequences the model reads must all have the
     same length. A column of plain ints skips per-value checks.
