@@ -59,7 +59,7 @@ class TrainConfig:
     max_positive_rate: float | None = None
     w_pos: float = 0.5
     missing: str = "null"
-    solver: str = "cbc"
+    solver: str = "auto"
     time_limit: float = 300.0
     threads: int = 1
     seed: int = 0
