@@ -217,7 +217,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     header = [
         f"-- scorecard {model.kind} model for {_label(model.target.name)} (positive: {_label(str(model.target.positive))})",
         f"-- dialect: {d.name}; reads table {_label(table)}; returns its columns plus {_columns(added)}",
-        f"-- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0",
+        "-- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0",
         f"-- missing values: {_policy(model)}",
         "-- numeric inputs must be numeric columns (cast numbers stored as text first)",
     ]

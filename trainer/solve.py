@@ -20,7 +20,7 @@ from typing import Optional
 import pulp
 
 from .config import ConfigError
-from .progress import CbcLogWatcher, Progress, ProgressCallback, highs_event, relative_gap
+from .progress import CbcLogWatcher, ProgressCallback, highs_event, relative_gap
 
 BACKENDS = ("cbc", "highs", "cplex", "gurobi")
 

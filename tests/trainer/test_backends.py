@@ -126,7 +126,6 @@ def test_best_intercept_sweep_matches_trying_every_intercept():
         assert l == pytest.approx(best)
 
 
-@pytest.mark.skipif(not (SHARED / "bankruptcy.csv").exists(), reason="shared datasets not on this machine")
 def test_auto_proves_the_same_optimum_as_cbc_on_bankruptcy():
     data = prepare(pd.read_csv(SHARED / "bankruptcy.csv"), "NotBankrupt")
     ours = train(data, TrainConfig(solver="auto", time_limit=60))
@@ -143,7 +142,6 @@ def _interrupt_after(seconds: float) -> threading.Timer:
     return timer
 
 
-@pytest.mark.skipif(not (SHARED / "breastcancer.csv").exists(), reason="shared datasets not on this machine")
 def test_ctrl_c_during_the_solve_returns_the_incumbent_as_interrupted():
     # breastcancer at C0 = 0.01 takes CPLEX over a minute and our exhaustive search tens of
     # seconds: the press lands mid-search.

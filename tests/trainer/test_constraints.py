@@ -202,7 +202,6 @@ def test_every_toml_example_of_the_constraints_guide_is_a_valid_config():
         TrainConfig(**tomllib.loads(block))
 
 
-@pytest.mark.skipif(not (SHARED / "mammo.csv").exists(), reason="needs the shared mammo dataset")
 def test_a_model_cut_short_by_the_time_limit_still_meets_every_requirement():
     data = prepare(pd.read_csv(SHARED / "mammo.csv"), "Malignant")
     model = train(data, TrainConfig(c0=1e-4, w_pos=0.998, max_fpr=0.2, max_features=5, coef_min=-5, coef_max=5,

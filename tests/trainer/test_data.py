@@ -7,7 +7,7 @@ import pytest
 
 from scorecard.trainer.data import DataError, prepare, read_table
 
-from testdata import shared_datasets
+from testdata import SHARED
 
 
 def load(path, target="y", **kw):
@@ -112,12 +112,9 @@ def test_impute_uses_rounded_median_and_most_frequent_level(write):
 
 
 def test_mushroom_raw_missing_stalk_root_needs_a_policy():
-    path = [p for p in shared_datasets() if p.name == "mushroom_raw.csv"]
-    if not path:
-        pytest.skip("shared datasets not on this machine")
     with pytest.raises(DataError, match="'stalk_root' has 2480 missing values"):
-        load(path[0], "poisonous")
-    assert load(path[0], "poisonous", missing="drop").dropped_rows == 2480
+        load(SHARED / "mushroom_raw.csv", "poisonous")
+    assert load(SHARED / "mushroom_raw.csv", "poisonous", missing="drop").dropped_rows == 2480
 
 
 def test_native_frames_from_the_python_api_are_typed_too():

@@ -57,8 +57,6 @@ def test_categorical_inputs_give_rules_and_their_negations_on_the_raw_levels():
 @pytest.mark.parametrize("name,missing", [("mushroom", "null"), ("mushroom_raw", "impute")])
 def test_mushroom_gets_a_table_with_no_training_error(name, missing):
     path = SHARED / f"{name}.csv"
-    if not path.exists():
-        pytest.skip(f"needs the shared {name} dataset")
     data = prepare(read_table(str(path)), "poisonous", missing=missing)
     model = train(data, TrainConfig(model="mofn", c0=1e-5, time_limit=400))
     assert model.training.train_error == 0

@@ -60,7 +60,6 @@ def test_an_extra_rule_may_not_cost_more_than_an_input():
         train(data, TrainConfig(model="tilm", c_feature=0.01, c_rule=0.02, time_limit=2))
 
 
-@pytest.mark.skipif(not HABERMAN.exists(), reason="needs the shared haberman dataset")
 def test_haberman_gives_a_scoring_system_with_threshold_rows():
     data = prepare(pd.read_csv(HABERMAN), "AliveAfter5Yrs")
     n_pos = int((data.y > 0).sum())
