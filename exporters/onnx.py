@@ -9,7 +9,16 @@ round them), ``string`` for categorical inputs. Outputs, both ``double [N]``:
   bit-for-bit the runtime's score); NaN when the row cannot be scored;
 - ``prediction``: 1.0 when the score is > 0, else 0.0, and NaN when the row cannot be
   scored. ONNX has no integer null, and any integer stand-in (0 or -1) would read as a
-  negative; NaN cannot be mistaken for a class.
+  negative; NaN cannot be mistaken for a class;
+- ``probability`` (only when the model has a score-to-risk map, ``model.probability``; see
+  runtime/risk.py): the risk at the score, NaN when the row cannot be scored. The logistic
+  map is the runtime's two-branch formula on ``z = scale * score``: ``e = Exp(-|z|)``, then
+  ``1 / (1 + e)`` where ``z >= 0`` and ``e / (1 + e)`` elsewhere (no overflow; onnxruntime's
+  ``Exp`` kernel may differ from C's ``exp`` in the last bits, so ``scorecard verify``
+  compares it within 1e-12). A risk table is a binary search in ``log2(rows)`` steps of
+  ``Gather`` + ``GreaterOrEqual`` + ``Where`` over the table's scores (padded with -inf in
+  front and +inf behind), then a ``Gather`` of its risks: exactly the runtime's double,
+  with one [N] tensor per step however long the table.
 
 A missing value is NaN in a numeric input and an empty string in a categorical one; under
 ``{"impute": ...}`` the stated value replaces it inside the graph. A NaN read by a linear
@@ -80,7 +89,16 @@ class Graph:
     def string(self, value: str) -> str:
         return self._constant("s", TensorProto.STRING, value.encode("utf-8"))
 
-    def _constant(self, hint: str, dtype: int, value: float | bytes) -> str:
+    def int64(self, value: int) -> str:
+        return self._constant("i", TensorProto.INT64, value)
+
+    def doubles(self, values: list[float]) -> str:
+        """A 1-D double constant (a lookup table for ``Gather``)."""
+        name = self.name("t")
+        self.constants.append(helper.make_tensor(name, TensorProto.DOUBLE, [len(values)], values))
+        return name
+
+    def _constant(self, hint: str, dtype: int, value: float | bytes | int) -> str:
         key = (dtype, repr(value))
         if key not in self.known:
             self.known[key] = self.name(hint)
@@ -122,16 +140,53 @@ def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool) -> str:
     return g.op("Mul", g.op("Cast", condition, to=TensorProto.DOUBLE), points)
 
 
+def _logistic(g: Graph, total: str, scale: int | float) -> str:
+    """runtime/risk.py's logistic risk of ``total``: NaN for NaN (``Where`` picks e / (1 + e),
+    NaN / NaN)."""
+    z = g.op("Mul", total, g.double(float(scale)))
+    e = g.op("Exp", g.op("Neg", g.op("Abs", z)))
+    one = g.double(1.0)
+    below = g.op("Add", one, e)
+    return g.op("Where", g.op("GreaterOrEqual", z, g.double(0)), g.op("Div", one, below), g.op("Div", e, below),
+                out="probability")
+
+
+def _table(g: Graph, total: str, table: list[dict]) -> str:
+    """runtime/risk.py's table risk of ``total``: the risk of the largest table score at or
+    below it (the first row's below the first score), NaN for NaN. Binary search: ``k`` is
+    the last index whose padded score is <= total (index 0 holds -inf, so every score
+    passes it, NaN too: the final ``Where`` gives NaN its NaN)."""
+    nan = g.double(float("nan"))
+    risks = [float(row["risk"]) for row in table]
+    if len(table) == 1:
+        return g.op("Where", g.op("IsNaN", total), nan, g.double(risks[0]), out="probability")
+    steps = (len(table) - 1).bit_length()
+    size = 1 << steps
+    for row in table:
+        if isinstance(row["score"], int) and abs(row["score"]) > EXACT:
+            raise ExportError(f"probability.table score {row['score']} is too large to be exact as a double in ONNX")
+    scores = g.doubles([-math.inf] + [float(row["score"]) for row in table[1:]] + [math.inf] * (size - len(table)))
+    k = None
+    for step in reversed(range(steps)):
+        jump = g.int64(1 << step)
+        candidate = jump if k is None else g.op("Add", k, jump)
+        passes = g.op("GreaterOrEqual", total, g.op("Gather", scores, candidate, axis=0))
+        k = g.op("Where", passes, candidate, g.int64(0) if k is None else k)
+    found = g.op("Gather", g.doubles(risks + [risks[-1]] * (size - len(table))), k, axis=0)
+    return g.op("Where", g.op("IsNaN", total), nan, found, out="probability")
+
+
 def build(model: Model) -> "onnx.ModelProto":
     """The model as an ONNX ModelProto (checked with ``onnx.checker``, full check)."""
     if onnx is None:
         raise ExportError("the onnx export needs the onnx package: pip install 'scorecard[onnx]'")
     if not model.inputs:
         raise ExportError("an ONNX export needs at least one input to know how many rows it scores")
-    for clash in ("score", "prediction"):
+    outputs_named = ("score", "prediction") if model.probability is None else ("score", "prediction", "probability")
+    for clash in outputs_named:
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the ONNX output of that name; rename it")
-    g = Graph({inp.name for inp in model.inputs} | {"score", "prediction"})
+    g = Graph({inp.name for inp in model.inputs} | set(outputs_named))
     imputed = model.imputed
     linear = {t.input for t in model.terms if t.op == "linear"}
     x: dict[str, str] = {}
@@ -165,10 +220,15 @@ def build(model: Model) -> "onnx.ModelProto":
         total = g.op("Where", unscorable, nan, total, out="score")
     decision = g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE)
     g.op("Where", g.op("IsNaN", total), nan, decision, out="prediction")
+    if model.probability is not None:
+        if model.probability["method"] == "logistic":
+            _logistic(g, total, model.probability["scale"])
+        else:
+            _table(g, total, model.probability["table"])
     inputs = [helper.make_tensor_value_info(
         inp.name, TensorProto.STRING if inp.type == "categorical" else TensorProto.DOUBLE, ["N"])
         for inp in model.inputs]
-    outputs = [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in ("score", "prediction")]
+    outputs = [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in outputs_named]
     graph = helper.make_graph(g.nodes, "scorecard", inputs, outputs, g.constants,
                               doc_string="score = intercept + points of the terms that apply; "
                                          "prediction = 1 when score > 0; NaN when a row cannot be scored")
@@ -178,6 +238,8 @@ def build(model: Model) -> "onnx.ModelProto":
         "target": json.dumps(model.target.name, ensure_ascii=False),
         "positive": json.dumps(model.target.positive, ensure_ascii=False),
         "missing": json.dumps(model.missing, ensure_ascii=False, sort_keys=True),
+        **({} if model.probability is None else
+           {"probability": json.dumps(model.probability, ensure_ascii=False, sort_keys=True)}),
     })
     onnx.checker.check_model(proto, full_check=True)
     return proto
@@ -189,4 +251,5 @@ def render(model: Model) -> bytes:
 
 
 register(Exporter(name="onnx", suffix=".onnx", render=render, binary=True,
-                  description="one ONNX graph (opset 19) with score and prediction outputs"))
+                  description="one ONNX graph (opset 19) with score and prediction outputs "
+                              "(and probability when the model has one)"))

@@ -21,6 +21,11 @@ file has batch functions that give the same values for many rows:
 A value the model cannot read raises ``RowError`` naming the first such row, unless that row
 already lacks an earlier input (as ``score(row)`` returns None before reading further).
 
+When the model has a score-to-risk map (``model.probability``, runtime/risk.py) the file also
+has ``probability(row)`` (and ``probability_columns`` / ``probability_rows``): the runtime's
+risk at the score, the same float (the logistic formula with the same ``math.exp``, or a
+``bisect`` in the risk table), and the CSV output gets a ``probability`` column.
+
 Nothing from the model reaches the file as code: input names, categories and labels are
 written only as ``repr`` string literals (labels inside comments, where ``repr`` keeps them
 on one line), and the score reads its inputs into local variables ``x0, x1, ...``. Any
@@ -72,6 +77,27 @@ def _term(term: Term, inp: Input, var: str) -> str:
     return f"({points} if {condition} else 0)"
 
 
+def _probability(model: Model) -> dict | None:
+    """What the template needs to write ``probability(row)``; None when the model has no map."""
+    probability = model.probability
+    if probability is None:
+        return None
+    if probability["method"] == "logistic":
+        literal = repr({"method": "logistic", "scale": probability["scale"]})
+    else:  # only the checked fields (a stray key could hold a value repr cannot write back)
+        literal = repr({"method": "table", "table": [{"score": row["score"], "risk": row["risk"]}
+                                                     for row in probability["table"]]})
+    if probability["method"] == "logistic":
+        scale = probability["scale"]
+        return {"method": "logistic", "scale": repr(scale), "literal": literal,
+                "doc": f"1 / (1 + exp(-{'score' if scale == 1 else f'{scale!r} * score'}))"}
+    table = probability["table"]
+    return {"method": "table", "literal": literal,
+            "scores": repr(tuple(row["score"] for row in table)),
+            "risks": repr(tuple(float(row["risk"]) for row in table)),
+            "doc": f"the risk of the largest of {len(table)} table scores at or below the score"}
+
+
 def render(model: Model) -> str:
     """The model as the text of a self-contained Python module."""
     imputed = model.imputed
@@ -89,9 +115,10 @@ def render(model: Model) -> str:
         inputs=[(repr(i.name), repr(i.type)) for i in model.inputs],
         missing=repr(model.missing), used=[repr(i.name) for i in model.used_inputs],
         reads=reads, intercept=repr(model.intercept), terms=lines,
-        rules_needed=model.rules_needed if model.kind == "m_of_n" else None)
+        rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
+        probability=_probability(model))
 
 
 register(Exporter(name="python", suffix=".py", render=render,
-                  description="one standard-library .py file with score(row), predict(row) and batch "
-                              "score_columns/score_rows"))
+                  description="one standard-library .py file with score(row), predict(row) (and "
+                              "probability(row) when the model has one) and batch score_columns/score_rows"))

@@ -4,9 +4,14 @@
 ``scorecard.runtime`` and with each export the machine can run: the ``python`` file in
 CPython, the ``sql`` query in SQLite, DuckDB and PostgreSQL, the ``onnx`` graph in
 onnxruntime. A score must be numerically equal to the runtime's (None where the runtime has
-none), and so must the prediction. An engine that is not installed (or PostgreSQL when
-``SCORECARD_PG_DSN`` is unset) gives a skipped check (``ok`` None) with its reason, never a
-pass. Rows are loaded into each engine with real types: numeric inputs as integer or double
+none), and so must the prediction. A model with a score-to-risk map (``model.probability``)
+also has its ``probability`` compared with ``runtime.risk``: exactly for a risk table (a
+lookup of the same doubles); for the logistic map within a relative ``1e-12`` (absolute
+``1e-300`` near 0), because each engine calls its own ``exp`` (C's libm, onnxruntime's own
+vectorised kernel) and those may differ from Python's ``math.exp`` in the last bits. An
+engine that is not installed (or PostgreSQL when ``SCORECARD_PG_DSN`` is unset) gives a
+skipped check (``ok`` None) with its reason, never a pass.
+Rows are loaded into each engine with real types: numeric inputs as integer or double
 columns (double as soon as one value is not integral), categorical inputs as text, missing
 values as NULL / NaN / ''.
 """
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
 from scorecard.runtime import Input, Model, RowError, predict, score
+from scorecard.runtime.risk import risk_function
 from scorecard.runtime.score import coerce, is_missing
 
 from . import onnx as onnx_export
@@ -32,6 +38,9 @@ from .registry import ExportError
 from .sql_dialects import dialect
 
 PG_ENV = "SCORECARD_PG_DSN"
+#: How close a logistic ``probability`` must be to the runtime's (see the module docstring).
+LOGISTIC_REL_TOL = 1e-12
+LOGISTIC_ABS_TOL = 1e-300
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,7 @@ class FormatCheck:
     mismatches: int
     first_mismatch: str | None
     reason: str | None = None
+    note: str | None = None  # e.g. how probabilities were compared
 
     def line(self) -> str:
         """One line for a terminal: format, engine, verdict and the first difference."""
@@ -57,7 +67,7 @@ class FormatCheck:
         if self.ok is None:
             return f"{where} skipped: {self.reason}"
         if self.ok:
-            return f"{where} ok: {self.rows} rows, identical scores"
+            return f"{where} ok: {self.rows} rows, identical scores" + (self.note or "")
         if self.mismatches:
             return f"{where} FAILED: {self.mismatches} of {self.rows} rows differ; first: {self.first_mismatch}"
         return f"{where} FAILED: {self.first_mismatch}"
@@ -71,9 +81,10 @@ class Case:
     row: Mapping[str, object]
     score: int | float | None
     prediction: int | None
+    probability: float | None = None
 
 
-Result = tuple[object, object]  # (score, prediction) as an engine returns them
+Result = tuple  # (score, prediction[, probability]) as an engine returns them
 
 
 def _agree(expected: object, got: object) -> bool:
@@ -85,28 +96,54 @@ def _agree(expected: object, got: object) -> bool:
     return expected == got
 
 
-def _compare(fmt: str, engine: str, cases: list[Case], results: list[Result]) -> FormatCheck:
+def _close(expected: object, got: object) -> bool:
+    """``_agree`` within the logistic tolerance (engines' ``exp`` differ in the last bits)."""
+    if isinstance(got, float) and math.isnan(got):
+        got = None
+    if expected is None or got is None:
+        return expected is None and got is None
+    return math.isclose(expected, got, rel_tol=LOGISTIC_REL_TOL, abs_tol=LOGISTIC_ABS_TOL)  # type: ignore[arg-type]
+
+
+def _compare(fmt: str, engine: str, cases: list[Case], results: list[Result],
+             probability: dict | None = None) -> FormatCheck:
+    """Scores and predictions must agree exactly; with ``probability`` (the model's map) each
+    result's third value is compared with the runtime's risk too."""
     if len(results) != len(cases):
         return FormatCheck(fmt, engine, False, len(cases), abs(len(cases) - len(results)),
                            f"{engine} returned {len(results)} rows for {len(cases)}")
-    bad = [(c, r) for c, r in zip(cases, results)
-           if not (_agree(c.score, r[0]) and _agree(c.prediction, r[1]))]
+    logistic = probability is not None and probability.get("method") == "logistic"
+    same_risk = _close if logistic else _agree
+
+    def ok(c: Case, r: Result) -> bool:
+        if not (_agree(c.score, r[0]) and _agree(c.prediction, r[1])):
+            return False
+        return probability is None or same_risk(c.probability, r[2])
+
+    bad = [(c, r) for c, r in zip(cases, results) if not ok(c, r)]
     first = None
     if bad:
-        c, (s, p) = bad[0]
+        c, r = bad[0]
         first = (f"{c.where}: runtime score {c.score!r} prediction {c.prediction!r}, "
-                 f"{engine} score {s!r} prediction {p!r}")
-    return FormatCheck(fmt, engine, not bad, len(cases), len(bad), first)
+                 f"{engine} score {r[0]!r} prediction {r[1]!r}")
+        if probability is not None:
+            first += f"; runtime probability {c.probability!r}, {engine} probability {r[2]!r}"
+    note = None
+    if probability is not None:
+        note = (f", probabilities within {LOGISTIC_REL_TOL:g} (relative)" if logistic
+                else ", identical probabilities")
+    return FormatCheck(fmt, engine, not bad, len(cases), len(bad), first, note=note)
 
 
-def _run(fmt: str, engine: str, cases: list[Case], run: Callable[[], list[Result]]) -> FormatCheck:
+def _run(fmt: str, engine: str, cases: list[Case], run: Callable[[], list[Result]],
+         probability: dict | None = None) -> FormatCheck:
     """Run one export; an export that cannot be rendered or fails in its engine is a failure."""
     try:
         results = run()
     except Exception as exc:  # the engine's own error is the finding: report it, keep checking
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return FormatCheck(fmt, engine, False, len(cases), 0, f"{type(exc).__name__}: {message}")
-    return _compare(fmt, engine, cases, results)
+    return _compare(fmt, engine, cases, results, probability)
 
 
 def _skip(fmt: str, engine: str, reason: str) -> FormatCheck:
@@ -182,9 +219,10 @@ def _sql_rows(engine: str, con, model: Model, table: Table, placeholder: str, te
             cur.execute(f"INSERT INTO {d.ident('input')} VALUES {', '.join([row_marks] * len(chunk))}",
                         [v for row in chunk for v in row])
     query = sql_export.render(model, dialect=engine).rstrip().rstrip(";")
-    cur.execute(f"SELECT q.{d.ident(table.key)}, q.\"score\", q.\"prediction\" FROM ({query}\n) AS q "
+    risk_column = ', q."probability"' if model.probability is not None else ""
+    cur.execute(f"SELECT q.{d.ident(table.key)}, q.\"score\", q.\"prediction\"{risk_column} FROM ({query}\n) AS q "
                 f"ORDER BY q.{d.ident(table.key)}")
-    return [(s, p) for _, s, p in cur.fetchall()]
+    return [tuple(row[1:]) for row in cur.fetchall()]
 
 
 def _insert_frame(con, table: Table) -> None:
@@ -218,9 +256,11 @@ def check_python(model: Model, cases: list[Case]) -> FormatCheck:
             spec = importlib.util.spec_from_file_location("scorecard_exported_model", path)
             module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
             spec.loader.exec_module(module)  # type: ignore[union-attr]
+        if model.probability is not None:
+            return [(module.score(c.row), module.predict(c.row), module.probability(c.row)) for c in cases]
         return [(module.score(c.row), module.predict(c.row)) for c in cases]
 
-    return _run("python", engine, cases, run)
+    return _run("python", engine, cases, run, model.probability)
 
 
 def check_sqlite(model: Model, cases: list[Case]) -> FormatCheck:
@@ -233,7 +273,7 @@ def check_sqlite(model: Model, cases: list[Case]) -> FormatCheck:
         finally:
             con.close()
 
-    return _run("sql", f"sqlite {sqlite3.sqlite_version}", cases, run)
+    return _run("sql", f"sqlite {sqlite3.sqlite_version}", cases, run, model.probability)
 
 
 def check_duckdb(model: Model, cases: list[Case]) -> FormatCheck:
@@ -250,7 +290,7 @@ def check_duckdb(model: Model, cases: list[Case]) -> FormatCheck:
         finally:
             con.close()
 
-    return _run("sql", f"duckdb {duckdb.__version__}", cases, run)
+    return _run("sql", f"duckdb {duckdb.__version__}", cases, run, model.probability)
 
 
 def check_postgres(model: Model, cases: list[Case], dsn: str | None = None) -> FormatCheck:
@@ -275,7 +315,7 @@ def check_postgres(model: Model, cases: list[Case], dsn: str | None = None) -> F
             con.rollback()
             con.close()
 
-    return _run("sql", f"postgres {version // 10000}.{version % 10000}", cases, run)
+    return _run("sql", f"postgres {version // 10000}.{version % 10000}", cases, run, model.probability)
 
 
 def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
@@ -296,10 +336,13 @@ def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
                 feeds[inp.name] = np.array(["" if v is None else v for v in column], dtype=object)
             else:
                 feeds[inp.name] = np.array([math.nan if v is None else float(v) for v in column], dtype=np.float64)
+        if model.probability is not None:
+            scores, predictions, risks = session.run(["score", "prediction", "probability"], feeds)
+            return [(float(s), float(p), float(r)) for s, p, r in zip(scores, predictions, risks)]
         scores, predictions = session.run(["score", "prediction"], feeds)
         return [(float(s), float(p)) for s, p in zip(scores, predictions)]
 
-    return _run("onnx", f"onnxruntime {ort.__version__}", cases, run)
+    return _run("onnx", f"onnxruntime {ort.__version__}", cases, run, model.probability)
 
 
 # ---------------------------------------------------------------------------- entry points
@@ -307,14 +350,18 @@ def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
 
 def cases_for(model: Model, rows: Iterable[Mapping[str, object]] | None = None) -> list[Case]:
     """The golden rows and ``rows`` with the runtime's score and prediction for each."""
-    cases = [Case(f"golden row {k}", g.row, score(model, g.row), predict(model, g.row))
-             for k, g in enumerate(model.golden)]
+    risk = risk_function(model.probability)  # runtime.risk(model, value), checked once
+    cases = []
+    for k, g in enumerate(model.golden):
+        value = score(model, g.row)
+        cases.append(Case(f"golden row {k}", g.row, value, predict(model, g.row), risk(value)))
     for k, row in enumerate(rows or ()):
         try:
             value = score(model, row)
         except RowError as exc:
             raise RowError(f"data row {k + 1}: {exc}") from None
-        cases.append(Case(f"data row {k + 1}", row, value, None if value is None else 1 if value > 0 else 0))
+        cases.append(Case(f"data row {k + 1}", row, value, None if value is None else 1 if value > 0 else 0,
+                          risk(value)))
     return cases
 
 

@@ -33,8 +33,6 @@ from scorecard.exporters.verify import verify
 from scorecard.runtime import Input, Model, RowError, Target, Term, risk, score, score_csv
 
 REL = 1e-12
-# TEMPORARY (removed when the python/onnx exports and verify gain probability, after 00:40 UTC)
-PENDING = pytest.mark.skip(reason="python/onnx probability output lands after the export speed work")
 
 
 def risk_table(model: Model, rows: list[dict], every: int = 2) -> dict:
@@ -62,7 +60,8 @@ def _cases() -> dict[str, tuple[Model, str]]:
         out[f"{name}-logistic"] = (replace(model, probability=logistic(0.37 if name == "heart" else 1.0)), data)
     # one table row only, and a table whose first score is above every score (all read row 0)
     model = breastcancer_model()
-    out["one-row-table"] = (replace(model, probability={"method": "table", "table": [{"score": 3, "risk": 0.25}]}), "breastcancer.csv")
+    one_row = {"method": "table", "table": [{"score": 3, "risk": 0.25}]}
+    out["one-row-table"] = (replace(model, probability=one_row), "breastcancer.csv")
     out["high-table"] = (replace(model, probability={"method": "table", "table": [{"score": 1000, "risk": 0.5},
                                                                                    {"score": 2000.5, "risk": 1}]}),
                          "breastcancer.csv")
@@ -141,7 +140,6 @@ json.dump({"one_by_one": [module.probability(r) for r in rows],
 """
 
 
-@PENDING
 def test_python_file_gives_the_runtime_risk_on_every_row(case, tmp_path):
     model, rows = case
     path = tmp_path / "exported.py"
@@ -154,7 +152,6 @@ def test_python_file_gives_the_runtime_risk_on_every_row(case, tmp_path):
     assert out["columns"] == want and out["rows"] == want
 
 
-@PENDING
 def test_python_file_prints_the_probability_column_like_scorecard_predict(case, tmp_path):
     model, rows = case
     data = tmp_path / "data.csv"
@@ -173,7 +170,6 @@ def test_python_file_prints_the_probability_column_like_scorecard_predict(case, 
     assert done.stdout.splitlines()[0].endswith(",score,prediction,probability")
 
 
-@PENDING
 def test_onnx_outputs_the_runtime_risk_on_every_row(case):
     model, rows = case
     proto = onnx_export.build(model)
@@ -186,7 +182,6 @@ def test_onnx_outputs_the_runtime_risk_on_every_row(case):
     assert [math.isnan(s) for s in scores] == [w is None for w in want]
 
 
-@PENDING
 def test_verify_checks_probability_in_every_engine(case, pg_dsn):
     model, rows = case
     checks = verify(model, rows, pg_dsn=pg_dsn)
@@ -194,7 +189,6 @@ def test_verify_checks_probability_in_every_engine(case, pg_dsn):
     assert all("probabilit" in c.line() for c in checks if c.format != "model")
 
 
-@PENDING
 def test_verify_catches_a_wrong_probability(monkeypatch):
     model, data = CASES["breastcancer-table"]
     rows = case_rows(model, data)[:50]
@@ -226,7 +220,6 @@ def test_predict_adds_probability_and_refuses_a_data_column_of_that_name():
     assert out.getvalue() == "UniformityOfCellSize,BareNuclei,probability,score,prediction\n1,2,0.5,-4,0\n"
 
 
-@PENDING
 def test_an_input_named_probability_is_refused_only_with_a_map():
     model = Model(kind="linear", target=Target("y", 1), inputs=(Input("probability", "numeric"),),
                   terms=(Term("probability", "linear", None, 2, ""),), intercept=-1, probability=logistic(1.0))
@@ -252,7 +245,6 @@ def test_logistic_sql_survives_extreme_scores(engine):
     assert_same(model, expected(model, rows), [r["probability"] for r in got])
 
 
-@PENDING
 def test_logistic_onnx_survives_extreme_scores():
     model = Model(kind="linear", target=Target("y", 1), inputs=(Input("x", "numeric"),),
                   terms=(Term("x", "linear", None, 1, ""),), intercept=0, probability=logistic(1.0))
