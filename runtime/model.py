@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
+from .files import write_atomic
+
 FORMAT = "scorecard-model"
 VERSION = 1
 
@@ -265,24 +267,8 @@ def dumps(model: Model) -> str:
 
 
 def dump(model: Model, path: str) -> None:
-    """Write the model file atomically (a failed write leaves no partial file)."""
-    import os
-    import tempfile
-
-    text = dumps(model)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".scorecard-", suffix=".json", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the user's usual mode
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write the model file all or nothing (a failed write leaves no partial file)."""
+    write_atomic(path, dumps(model))
 
 
 def _get(d: Mapping, key: str, where: str, types: type | tuple, optional: bool = False) -> Any:

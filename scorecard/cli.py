@@ -20,7 +20,7 @@ try:  # typer >= 0.26 carries its own click
 except ImportError:  # older typer runs on the click package
     from click import exceptions as click_errors
 
-from scorecard.files import atomic_output, write_atomic
+from scorecard.runtime.files import atomic_output, write_atomic
 
 EXIT_DISAGREE, EXIT_USAGE, EXIT_INFEASIBLE = 1, 2, 3
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from scorecard.crossval import stratified_folds
-from scorecard.files import atomic_output, write_atomic
+from scorecard.runtime.files import atomic_output, write_atomic
 from scorecard.live import LiveProgress
 from scorecard.svgplot import error_vs_size
 from scorecard.trainer.config import ConfigError

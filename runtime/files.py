@@ -1,4 +1,7 @@
-"""Writing output files all or nothing: a failed command leaves no partial file behind."""
+"""Writing output files all or nothing: a failed command leaves no partial file behind.
+
+Standard library only; used by `dump` and by every command of the CLI that writes a file.
+"""
 from __future__ import annotations
 
 import contextlib
