@@ -52,9 +52,14 @@ if ! ready; then
     as_owner "$bindir/initdb" -D "$DIR/data" -U "$USER_NAME" --auth=trust -E UTF8 --locale=C >"$DIR/initdb.log" 2>&1 \
       || { echo "postgres.sh: initdb failed, see $DIR/initdb.log" >&2; exit 1; }
   fi
-  as_owner "$bindir/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 60 9>&- \
-    -o "-p $PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$DIR -c fsync=off -c full_page_writes=off" \
-    start >/dev/null || { echo "postgres.sh: server did not start, see $DIR/server.log" >&2; exit 1; }
+  start_server() {
+    as_owner "$bindir/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 60 9>&- \
+      -o "-p $PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$DIR -c fsync=off -c full_page_writes=off" \
+      start >/dev/null 2>&1
+  }
+  # A server killed a moment ago (a stale postmaster.pid whose children are still exiting)
+  # refuses the first start; the second, a few seconds later, succeeds.
+  start_server || { sleep 3; start_server; } || { echo "postgres.sh: server did not start, see $DIR/server.log" >&2; exit 1; }
   for _ in $(seq 1 60); do "$bindir/pg_isready" -q -h 127.0.0.1 -p "$PORT" && break; sleep 0.5; done
   if ! psql -h 127.0.0.1 -p "$PORT" -U "$USER_NAME" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1; then
     psql -h 127.0.0.1 -p "$PORT" -U "$USER_NAME" -d postgres -qc "CREATE DATABASE $DB" >/dev/null
