@@ -269,7 +269,28 @@ def _add(parts: list[tuple[float, np.ndarray, np.ndarray | None]]) -> tuple[floa
     return total, grad, matrix
 
 
-class ArrayOracle:
+class _OnePass:
+    """What every oracle offers over its ``_pass`` (one pass over the data, normalised sums)."""
+
+    def _pass(self, lam: np.ndarray, spread: np.ndarray | None = None,
+              curvature: bool = False) -> tuple[float, np.ndarray, np.ndarray | None]:
+        raise NotImplementedError
+
+    def __call__(self, lam: np.ndarray) -> tuple[float, np.ndarray]:
+        value, grad, _ = self._pass(lam)
+        return value, grad
+
+    def curvature(self, lam: np.ndarray, spread: np.ndarray | None = None) -> tuple[float, np.ndarray, np.ndarray]:
+        """``L``, its gradient and its Hessian, or with ``spread`` a curvature floor (:func:`block_sums`).
+
+        One pass; used for Newton steps on the convex relaxation and by the curvature
+        certificate, a few times per fit.
+        """
+        value, grad, matrix = self._pass(lam, spread, curvature=True)
+        return value, grad, matrix
+
+
+class ArrayOracle(_OnePass):
     """The aggregate loss over signed rows held in memory.
 
     ZT: signed rows as columns (see :func:`signed_columns`), float32 or float64.
@@ -328,19 +349,6 @@ class ArrayOracle:
             total, grad, matrix = _add(list(self._pool.map(lambda r: self._range(r, lam, spread, curvature), bounds)))
         W = self.normalizer
         return total / W, grad / W, None if matrix is None else matrix / W
-
-    def __call__(self, lam: np.ndarray) -> tuple[float, np.ndarray]:
-        value, grad, _ = self._pass(lam)
-        return value, grad
-
-    def curvature(self, lam: np.ndarray, spread: np.ndarray | None = None) -> tuple[float, np.ndarray, np.ndarray]:
-        """``L``, its gradient and its Hessian, or with ``spread`` a curvature floor (:func:`block_sums`).
-
-        One pass; used for Newton steps on the convex relaxation and by the curvature
-        certificate, a few times per fit.
-        """
-        value, grad, matrix = self._pass(lam, spread, curvature=True)
-        return value, grad, matrix
 
     def subsample(self, rows: int, seed: int = 0) -> "ArrayOracle":
         """An oracle over about ``rows`` random rows (same loss scale): cheap first steps.
@@ -402,7 +410,7 @@ class ParquetSource:
                 yield signed_columns(X, y, self.intercept, np.float32), (col(self.weight) if self.weight else None)
 
 
-class ParquetOracle:
+class ParquetOracle(_OnePass):
     """The aggregate loss streamed from a Parquet file: one pass over the file per call.
 
     Memory is bounded by ``batch_rows`` (the file is never held whole), so the number of
@@ -433,15 +441,6 @@ class ParquetOracle:
         total, grad, matrix = parts[0]
         return total / weight, grad / weight, None if matrix is None else matrix / weight
 
-    def __call__(self, lam: np.ndarray) -> tuple[float, np.ndarray]:
-        value, grad, _ = self._pass(lam)
-        return value, grad
-
-    def curvature(self, lam: np.ndarray, spread: np.ndarray | None = None) -> tuple[float, np.ndarray, np.ndarray]:
-        """As :meth:`ArrayOracle.curvature`, streamed."""
-        value, grad, matrix = self._pass(lam, spread, curvature=True)
-        return value, grad, matrix
-
     def subsample(self, rows: int) -> ArrayOracle:
         """Every k-th row of the file in memory (k = n_rows / rows): one streamed pass."""
         every = max(1, self.n_rows // rows)
@@ -451,7 +450,7 @@ class ParquetOracle:
         return ArrayOracle(ZT, w, self.loss)
 
 
-class DaskOracle:
+class DaskOracle(_OnePass):
     """The aggregate loss over the blocks of a dask array, computed where the blocks live.
 
     ZT: a dask array of signed columns (p x n) chunked along rows only (see :meth:`from_xy`);
@@ -497,15 +496,6 @@ class DaskOracle:
         total, grad, matrix = _add(list(parts))
         W = self.normalizer
         return total / W, grad / W, None if matrix is None else matrix / W
-
-    def __call__(self, lam: np.ndarray) -> tuple[float, np.ndarray]:
-        value, grad, _ = self._pass(lam)
-        return value, grad
-
-    def curvature(self, lam: np.ndarray, spread: np.ndarray | None = None) -> tuple[float, np.ndarray, np.ndarray]:
-        """As :meth:`ArrayOracle.curvature`, on the cluster."""
-        value, grad, matrix = self._pass(lam, spread, curvature=True)
-        return value, grad, matrix
 
 
 def _blocked_sums(loss: str, ZT: np.ndarray, w: np.ndarray | None, lam: np.ndarray,
