@@ -63,7 +63,7 @@ def _unusable(d: Dialect, inp: Input, column: str) -> str | None:
     """A condition true for the non-NULL values that also mean "missing": a blank category,
     a NaN (where the engine has NaN). None when only NULL means missing."""
     if inp.type == "categorical":
-        return f"TRIM({column}) = ''"
+        return d.is_blank(column)
     return d.is_nan(column)
 
 
@@ -221,6 +221,8 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         f"-- missing values: {_policy(model)}",
         "-- numeric inputs must be numeric columns (cast numbers stored as text first)",
     ]
+    if any(inp.type == "categorical" for inp in model.inputs):
+        header.append("-- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is")
     if model.probability is not None:
         header.append(f"-- probability: {_risk_note(model.probability)}")
     return "\n".join(header) + "\n" + query + ";\n"

@@ -1,8 +1,8 @@
 """What differs between SQL dialects, as a small table (the way sqlglot keeps dialects).
 
 Everything the SQL exporter writes that is not plain SQL-92 goes through a :class:`Dialect`:
-how identifiers and string literals are quoted, how an exact binary double is written, and
-how a floating-point NaN is recognised. Adding a dialect is adding one row to ``DIALECTS``.
+how identifiers and string literals are quoted, how an exact binary double is written, how
+a floating-point NaN is recognised and how a blank text is. Adding a dialect is adding one row to ``DIALECTS``.
 """
 from __future__ import annotations
 
@@ -23,6 +23,10 @@ class Dialect:
     and its fastest form), elsewhere the query tests for NULL (DuckDB runs ``CASE`` faster
     than a multiplied cast). ``prediction`` is 1, 0, or NULL for a NULL score. ``nan_test``
     is None where the engine has no NaN (SQLite stores NaN as NULL; ANSI SQL has none).
+    ``trim`` strips every character Python's ``str.strip()`` strips (runtime/score.py calls a
+    text blank when nothing is left), the character set written in hex (UTF-8), so the query
+    holds no invisible characters; ANSI ``TRIM`` takes one character only and strips
+    spaces, the one approximation of that dialect.
     """
 
     name: str
@@ -31,6 +35,7 @@ class Dialect:
     term_keeps_null: bool
     prediction: str
     nan_test: str | None
+    trim: str
     backslash_escapes: bool = False
 
     def ident(self, name: str) -> str:
@@ -67,20 +72,29 @@ class Dialect:
         """A condition true when ``column`` holds NaN, or None when the engine has no NaN."""
         return None if self.nan_test is None else self.nan_test.format(column)
 
+    def is_blank(self, column: str) -> str:
+        """A condition true when the text ``column`` is empty or only whitespace."""
+        return self.trim.format(column) + " = ''"
+
+
+# The characters str.strip() removes (every c with c.isspace()), as UTF-8 in hex.
+WHITESPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()).encode().hex()
+
 
 CASE_TERM = "CASE WHEN {condition} THEN {points} ELSE 0 END"
 CASE_PREDICTION = "CASE WHEN {score} > 0 THEN 1 WHEN {score} <= 0 THEN 0 END"
 
 DIALECTS: dict[str, Dialect] = {
     "sqlite": Dialect("sqlite", double="{}", condition_term="{points} * ({condition})", term_keeps_null=True,
-                      prediction="({score} > 0)", nan_test=None),
+                      prediction="({score} > 0)", nan_test=None, trim=f"TRIM({{}}, CAST(X'{WHITESPACE}' AS TEXT))"),
     "duckdb": Dialect("duckdb", double="CAST('{}' AS DOUBLE)", condition_term=CASE_TERM, term_keeps_null=False,
-                      prediction=CASE_PREDICTION, nan_test="isnan({})"),
+                      prediction=CASE_PREDICTION, nan_test="isnan({})", trim=f"TRIM({{}}, decode(unhex('{WHITESPACE}')))"),
     "postgres": Dialect("postgres", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
                         term_keeps_null=False, prediction=CASE_PREDICTION,
-                        nan_test="{} = CAST('NaN' AS DOUBLE PRECISION)", backslash_escapes=True),
+                        nan_test="{} = CAST('NaN' AS DOUBLE PRECISION)", trim=f"BTRIM({{}}, convert_from(decode('{WHITESPACE}', 'hex'), 'UTF8'))",
+                        backslash_escapes=True),
     "ansi": Dialect("ansi", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
-                    term_keeps_null=False, prediction=CASE_PREDICTION, nan_test=None),
+                    term_keeps_null=False, prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})"),
 }
 
 

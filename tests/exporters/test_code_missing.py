@@ -17,6 +17,7 @@ from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
 from scorecard.exporters.verify import verify
 from scorecard.runtime import Model, predict, score
+from scorecard.runtime.score import is_missing
 
 # (UniformityOfCellSize, BareNuclei): the first three cannot be scored, the last two can.
 ROWS = [(3, None), (None, 1), (None, None), (1, 1), (5, 2)]
@@ -41,15 +42,22 @@ def test_sql_nan_is_missing_where_the_engine_has_nan(eng, request):
     assert [(g["score"], g["prediction"]) for g in got] == [(None, None), (-3, 0)]
 
 
+COLUMNS = ("odor", "spore_print_color", "stalk_root", "gill_size")
+
+
 def test_sql_blank_category_is_missing(engine):
     eng, con = engine
     con.execute('CREATE TABLE input (odor TEXT, spore_print_color TEXT, stalk_root TEXT, gill_size TEXT)')
-    rows = [("none", "white", None, "broad"), ("none", "white", "", "broad"), ("none", "white", "  ", "broad"),
-            ("none", "white", "club", "broad")]
+    # Every text str.strip() empties is blank to the runtime: tabs, line breaks, no-break spaces.
+    blanks = [None, "", "  ", "\t", " \r\n", "\x0b\x1c", "\xa0\u2003\u3000"]
+    assert all(is_missing(b) for b in blanks)
+    rows = [("none", "white", b, "broad") for b in blanks] + [("none", "white", "club", "broad"),
+                                                               ("none", "white", "\tclub", "broad")]
     con.cursor().executemany("INSERT INTO input VALUES (%s, %s, %s, %s)" if eng == "postgres"
                              else "INSERT INTO input VALUES (?, ?, ?, ?)", rows)
     got = run_sql(eng, con, sql_export.render(mushroom_model(), dialect=eng))
-    assert [(g["score"], g["prediction"]) for g in got] == [(None, None)] * 3 + [(-4, 0)]
+    assert [(g["score"], g["prediction"]) for g in got] == [(None, None)] * len(blanks) + [(-4, 0), (-3, 0)]  # "\tclub" is not "club"
+    assert [score(mushroom_model(), dict(zip(COLUMNS, r))) for r in rows] == [g["score"] for g in got]
 
 
 def test_python_missing_is_none(tmp_path):

@@ -3,14 +3,15 @@
 -- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
+-- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
 SELECT s.*,
     CASE WHEN s."score" > 0 THEN 1 WHEN s."score" <= 0 THEN 0 END AS "prediction"  -- NULL when the score is NULL
 FROM (
   SELECT i.*,
-    CASE WHEN i."odor" IS NULL OR TRIM(i."odor") = ''
-           OR i."spore_print_color" IS NULL OR TRIM(i."spore_print_color") = ''
-           OR i."stalk_root" IS NULL OR TRIM(i."stalk_root") = ''
-           OR i."gill_size" IS NULL OR TRIM(i."gill_size") = ''
+    CASE WHEN i."odor" IS NULL OR BTRIM(i."odor", convert_from(decode('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080', 'hex'), 'UTF8')) = ''
+           OR i."spore_print_color" IS NULL OR BTRIM(i."spore_print_color", convert_from(decode('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080', 'hex'), 'UTF8')) = ''
+           OR i."stalk_root" IS NULL OR BTRIM(i."stalk_root", convert_from(decode('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080', 'hex'), 'UTF8')) = ''
+           OR i."gill_size" IS NULL OR BTRIM(i."gill_size", convert_from(decode('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080', 'hex'), 'UTF8')) = ''
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         -1

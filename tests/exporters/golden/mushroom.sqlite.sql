@@ -3,14 +3,15 @@
 -- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
+-- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
 SELECT s.*,
     (s."score" > 0) AS "prediction"  -- NULL when the score is NULL
 FROM (
   SELECT i.*,
-    CASE WHEN TRIM(i."odor") = ''
-           OR TRIM(i."spore_print_color") = ''
-           OR TRIM(i."stalk_root") = ''
-           OR TRIM(i."gill_size") = ''
+    CASE WHEN TRIM(i."odor", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = ''
+           OR TRIM(i."spore_print_color", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = ''
+           OR TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = ''
+           OR TRIM(i."gill_size", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = ''
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         -1
