@@ -45,12 +45,14 @@ def relative_gap(incumbent: float | None, bound: float | None) -> float | None:
 class CbcLogWatcher:
     """Tails a CBC log file while CBC runs and turns its lines into :class:`Progress` events.
 
-    ``scale`` divides the log's objective values (formulations may scale the objective).
+    The log's objective values lack the objective's constant term (``offset``: solvers read
+    the model without it) and are in the formulation's units (``scale`` divides them).
     Use as a context manager around the solve.
     """
 
-    def __init__(self, path: str, callback: Optional[ProgressCallback], scale: float = 1.0, every: float = 0.5):
-        self.path, self.callback, self.scale, self.every = path, callback, scale, every
+    def __init__(self, path: str, callback: Optional[ProgressCallback], scale: float = 1.0, every: float = 0.5,
+                 offset: float = 0.0):
+        self.path, self.callback, self.scale, self.every, self.offset = path, callback, scale, every, offset
         self.incumbent: float | None = None
         self.bound: float | None = None
         self._stop = threading.Event()
@@ -90,17 +92,20 @@ class CbcLogWatcher:
         """Update the incumbent/bound from one log line; True when something changed."""
         m = _CBC_NODES.search(line)
         if m:
-            self.incumbent, self.bound = float(m.group(1)) / self.scale, float(m.group(2)) / self.scale
+            self.incumbent, self.bound = self._objective(m.group(1)), self._objective(m.group(2))
             return True
         m = _CBC_SOLUTION.search(line)
         if m:
-            self.incumbent = float(m.group(1)) / self.scale
+            self.incumbent = self._objective(m.group(1))
             return True
         m = _CBC_ROOT.search(line)
         if m and self.bound is None:
-            self.bound = float(m.group(1)) / self.scale
+            self.bound = self._objective(m.group(1))
             return True
         return False
+
+    def _objective(self, logged: str) -> float:
+        return (float(logged) + self.offset) / self.scale
 
     def _emit(self) -> None:
         if self.callback is not None:
@@ -109,9 +114,10 @@ class CbcLogWatcher:
                                    message="cbc"))
 
 
-def highs_event(start: float, primal: float, dual: float, scale: float) -> Progress:
-    """A :class:`Progress` from HiGHS's MIP callback data (its infinities read as unknown)."""
-    incumbent = primal / scale if abs(primal) < 1e30 else None
-    bound = dual / scale if abs(dual) < 1e30 else None
+def highs_event(start: float, primal: float, dual: float, scale: float, offset: float = 0.0) -> Progress:
+    """A :class:`Progress` from HiGHS's MIP callback data (its infinities read as unknown;
+    ``offset`` and ``scale`` as for :class:`CbcLogWatcher`)."""
+    incumbent = (primal + offset) / scale if abs(primal) < 1e30 else None
+    bound = (dual + offset) / scale if abs(dual) < 1e30 else None
     return Progress(elapsed=time.monotonic() - start, incumbent=incumbent, bound=bound,
                     gap=relative_gap(incumbent, bound), message="highs")

@@ -81,10 +81,9 @@ def solve(lp: pulp.LpProblem, solver: str, *, time_limit: float, threads: int = 
     name = resolve(solver)
     start = time.monotonic()
     if name == "cbc":
-        bound, objective_line = _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progress)
+        bound = _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progress)
     elif name == "highs":
         bound = _solve_highs(lp, time_limit, threads, seed, gap_abs, scale, progress)
-        objective_line = None
     else:
         params = ({"mip.tolerances.absmipgap": gap_abs, "randomseed": seed} if name == "cplex"
                   else {"MIPGapAbs": gap_abs, "Seed": seed})
@@ -92,11 +91,9 @@ def solve(lp: pulp.LpProblem, solver: str, *, time_limit: float, threads: int = 
         backend(msg=False, timeLimit=time_limit, threads=threads, gapRel=0.0, warmStart=warm_start,
                 **params).solve(lp)
         bound = _commercial_bound(lp, name)
-        objective_line = None
     seconds = time.monotonic() - start
     status = _status(lp, time_limit)
-    objective = pulp.value(lp.objective)
-    objective = float(objective if objective is not None else objective_line) / scale
+    objective = float(pulp.value(lp.objective)) / scale  # _status raised if there is no solution
     if bound is not None:  # backends report the bound without the objective's constant term
         bound += lp.objective.constant
     if status == "optimal":
@@ -121,7 +118,7 @@ def _status(lp: pulp.LpProblem, time_limit: float) -> str:
 
 
 def _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progress):
-    """Run CBC with its log in a temp file (tailed for progress); returns (bound, objective)."""
+    """Run CBC with its log in a temp file (tailed for progress); returns its lower bound."""
     fd, log_path = tempfile.mkstemp(prefix="scorecard-cbc-", suffix=".log")
     os.close(fd)
     # randomCbcSeed/randomSeed 0 would mean "use the clock": shift the user's seed by one.
@@ -132,13 +129,13 @@ def _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progre
                                 gapRel=0.0, gapAbs=gap_abs, warmStart=warm_start, logPath=log_path,
                                 options=options)
     try:
-        with CbcLogWatcher(log_path, progress, scale):
+        with CbcLogWatcher(log_path, progress, scale, offset=lp.objective.constant):
             cmd.solve(lp)
         with open(log_path, encoding="utf-8", errors="replace") as fh:
             log = fh.read()
     finally:
         os.unlink(log_path)
-    return _cbc_number(log, "Lower bound"), _cbc_number(log, "Objective value")
+    return _cbc_number(log, "Lower bound")
 
 
 def _cbc_number(log: str, label: str) -> float | None:
@@ -162,7 +159,8 @@ def _solve_highs(lp, time_limit, threads, seed, gap_abs, scale, progress):
     activate = None
     if progress is not None:
         def on_event(kind, message, data_out, data_in, user_data):
-            progress(highs_event(start, data_out.mip_primal_bound, data_out.mip_dual_bound, scale))
+            progress(highs_event(start, data_out.mip_primal_bound, data_out.mip_dual_bound, scale,
+                                 lp.objective.constant))
 
         callback_tuple = (on_event, None)
         activate = [highspy.cb.HighsCallbackType.kCallbackMipImprovingSolution,

@@ -43,3 +43,14 @@ def test_progress_events_reach_the_callback_while_solving(solver):
     assert events and all(isinstance(e, Progress) for e in events)
     assert any(e.incumbent is not None for e in events)
     assert [e.elapsed for e in events] == sorted(e.elapsed for e in events)
+
+
+@pytest.mark.parametrize("solver", ["cbc", "highs"])
+def test_progress_shows_the_objective_the_model_reports(solver):
+    """The solvers see the objective without its constant term (the loss of rows a label
+    fixes); progress adds it back, so the last incumbent shown is the model's objective."""
+    events: list[Progress] = []
+    fitted = train(labeled(tiny(3)), TrainConfig(solver=solver, **SMALL), progress=events.append)
+    shown = [e.incumbent for e in events if e.incumbent is not None and e.message == solver]
+    assert fitted.training.status == "optimal" and shown
+    assert min(shown) == pytest.approx(fitted.training.objective)
