@@ -78,8 +78,21 @@ class Run:
     solver: str
 
     @property
-    def key(self) -> tuple:
+    def ip(self) -> tuple:
+        """The IP itself, whoever solved it."""
         return (self.dataset, self.model, round(self.c0, 12), self.fold, self.time_limit)
+
+    @property
+    def family(self) -> str:
+        """The solver asked for ("auto" for "auto:cpsat")."""
+        return self.solver.split(":")[0]
+
+    @property
+    def key(self) -> tuple:
+        return self.ip + (self.family,)
+
+
+DEFAULT_SOLVER = "auto"
 
 
 def c0_grid(data: LabeledData) -> tuple[float, ...]:
@@ -178,7 +191,7 @@ def run_all(args: argparse.Namespace) -> None:
         grid = tuple(args.c0) if args.c0 else c0_grid(data)
         for c0 in grid:
             for fold in range(0, args.folds + 1):
-                key = (name, args.model, round(c0, 12), fold, args.time_limit)
+                key = (name, args.model, round(c0, 12), fold, args.time_limit, args.solver)
                 if key in done:
                     continue
                 if args.max_ips is not None and new >= args.max_ips:
@@ -201,7 +214,7 @@ def pct(values: list[float]) -> str:
 
 def summarize(runs: list[Run], name: str, model: str, folds: int) -> list[str] | None:
     """The table row for one dataset: the best complete C0 by mean test error."""
-    mine = [r for r in runs if r.dataset == name and r.model == model]
+    mine = [r for r in runs if r.dataset == name and r.model == model and r.family == DEFAULT_SOLVER]
     if not mine:
         return None
     best = None
@@ -229,6 +242,30 @@ def summarize(runs: list[Run], name: str, model: str, folds: int) -> list[str] |
             pct([r.train_error for r in cv]), f"{size:g}" + (" ✓" if size <= paper[4] else ""),
             paper_test, paper_train, str(paper[4]), f"{proven}/{all_runs}",
             f"{max(gaps):.1%}" if gaps else "0", f"{limit:g}"]
+
+
+def compare(runs: list[Run], model: str) -> list[str]:
+    """Rows comparing each other solver with the default on the IPs both ran: IPs proven
+    optimal, mean and largest gap at the time limit (a proven IP counts 0, an IP without a
+    model 100 %), median seconds."""
+    by_ip: dict[tuple, dict[str, Run]] = {}
+    for r in runs:
+        if r.model == model:
+            by_ip.setdefault(r.ip, {})[r.family] = r
+    rows = []
+    for name in NAMES:
+        for other in sorted({f for ip, got in by_ip.items() if ip[0] == name for f in got} - {DEFAULT_SOLVER}):
+            shared = [got for ip, got in by_ip.items() if ip[0] == name and DEFAULT_SOLVER in got and other in got]
+            if not shared:
+                continue
+            limits = ", ".join(f"{t:g}" for t in sorted({got[other].time_limit for got in shared}))
+            for family in (DEFAULT_SOLVER, other):
+                mine = [got[family] for got in shared]
+                gaps = [0.0 if r.status == "optimal" else (1.0 if r.gap is None else r.gap) for r in mine]
+                rows.append(f"| {name} | {family} | {len(mine)} | {sum(r.status == 'optimal' for r in mine)} "
+                            f"| {statistics.fmean(gaps):.1%} | {max(gaps):.1%} "
+                            f"| {statistics.median(r.seconds for r in mine):.1f} | {limits} |")
+    return rows
 
 
 def machine() -> str:
@@ -267,6 +304,12 @@ def report(folds: int) -> str:
                   "|---|---|---|---|---|---|---|---|---|---|---|"]
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         lines.append("")
+        versus = compare(runs, model)
+        if versus:
+            lines += [f"Solvers on the same {model.upper() if model == 'slim' else 'M-of-N'} IPs (the foundation's "
+                      "formulation on CBC: `--solver cbc`, against the default `auto`):", "",
+                      "| dataset | solver | IPs | proven | mean gap | max gap | median s | limit |",
+                      "|---|---|---|---|---|---|---|---|", *versus, ""]
     lines.append(END)
     return "\n".join(lines)
 
@@ -289,7 +332,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per IP (default 60)")
     parser.add_argument("--folds", type=int, default=10)
     parser.add_argument("--model", choices=("slim", "mofn"), default="slim")
-    parser.add_argument("--solver", default="auto")
+    parser.add_argument("--solver", default=DEFAULT_SOLVER)
     parser.add_argument("--max-ips", type=int, help="stop after this many new IPs")
     parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args(argv)
