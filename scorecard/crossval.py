@@ -78,7 +78,8 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
         per_c0 = []
         for number, test in enumerate(parts, start=1):
             fit_rows = np.setdiff1d(everything, test)
-            fit_data, test_data = data.subset(fit_rows), data.subset(test)
+            fit_data = data.subset(fit_rows).impute_with()
+            test_data = data.subset(test).impute_with(fit_data.imputed)
             try:
                 model = train(fit_data, cfg, progress=progress)
             except infeasible:

@@ -44,6 +44,7 @@ class LabeledData:
     imputed: column -> value filled in for missing cells (empty unless missing="impute").
     missing_counts: column -> number of missing cells in the raw data (columns with none
       are left out).
+    missing_cells: column -> boolean mask of the cells ``imputed`` filled (one per row).
     dropped_rows: rows removed under missing="drop".
     notes: typing decisions a user may not expect (a mostly numeric column read as
       categorical, say), one sentence each, for the CLI to show.
@@ -56,12 +57,27 @@ class LabeledData:
     source: str = "DATA"
     imputed: dict = field(default_factory=dict)
     missing_counts: dict = field(default_factory=dict)
+    missing_cells: dict = field(default_factory=dict)
     dropped_rows: int = 0
     notes: tuple[str, ...] = ()
 
     def subset(self, rows: np.ndarray) -> "LabeledData":
         """The same data restricted to ``rows`` (positions), e.g. one cross-validation fold."""
-        return replace(self, frame=self.frame.iloc[rows].reset_index(drop=True), y=self.y[rows])
+        return replace(self, frame=self.frame.iloc[rows].reset_index(drop=True), y=self.y[rows],
+                       missing_cells={name: mask[rows] for name, mask in self.missing_cells.items()})
+
+    def impute_with(self, values: dict | None = None) -> "LabeledData":
+        """The imputed cells filled again: with ``values`` (a training fold's fill values) or
+        with fill values computed from these rows' own present cells. Cross-validation fills
+        each fold this way, so a test fold never shapes the values its model imputes."""
+        frame = self.frame.copy()
+        kinds = {inp.name: inp.type for inp in self.inputs}
+        filled = {}
+        for name, mask in self.missing_cells.items():
+            present = frame[name].where(~mask)
+            filled[name] = values[name] if values is not None else _fill_value(present, kinds[name], self.source)
+            frame[name] = present.where(~mask, filled[name])
+        return replace(self, frame=frame, imputed=filled)
 
 
 # ---------------------------------------------------------------------------- reading
@@ -206,8 +222,10 @@ def prepare(df: pd.DataFrame, target: str, positive: object = None, missing: str
         if len(set(y.tolist())) < 2:
             raise DataError(f"{source}: after dropping {dropped} rows with missing values, "
                             f"fewer than two classes of {target!r} are left")
+    cells: dict = {}
     if counts and missing == "impute":
         for name in counts:
+            cells[name] = frame[name].isna().to_numpy()
             imputed[name] = _fill_value(frame[name], inputs[features.index(name)].type, source)
             frame[name] = frame[name].where(frame[name].notna(), imputed[name])
 
@@ -215,7 +233,7 @@ def prepare(df: pd.DataFrame, target: str, positive: object = None, missing: str
               for i in inputs]
     return LabeledData(frame=frame.reset_index(drop=True), y=y, inputs=tuple(inputs),
                        target=Target(target, positive_value), source=source, imputed=imputed,
-                       missing_counts=counts, dropped_rows=dropped, notes=tuple(notes))
+                       missing_counts=counts, missing_cells=cells, dropped_rows=dropped, notes=tuple(notes))
 
 
 def _suggest(name: str, options: list[str]) -> str:

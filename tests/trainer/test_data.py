@@ -111,6 +111,18 @@ def test_impute_uses_rounded_median_and_most_frequent_level(write):
     assert not data.frame.isna().any().any()
 
 
+def test_a_cross_validation_fold_imputes_from_its_own_training_rows(write):
+    """cv fills each fold's gaps from the fold's training rows: the held-out rows never shape
+    the value the fold's model imputes (the whole file's median here would be 4)."""
+    path = write("d.csv", "y,i,c\n1,1,a\n0,2,b\n1,,\n0,5,b\n1,60,b\n0,,\n")
+    data = load(path, missing="impute")
+    fit = data.subset(np.array([0, 1, 2, 3])).impute_with()
+    assert fit.imputed == {"i": 2, "c": "b"}  # median(1, 2, 5) and the most frequent of a, b, b
+    assert fit.frame["i"].tolist() == [1.0, 2.0, 2.0, 5.0]
+    test = data.subset(np.array([4, 5])).impute_with(fit.imputed)
+    assert test.frame["i"].tolist() == [60.0, 2.0] and test.frame["c"].tolist() == ["b", "b"]
+
+
 def test_mushroom_raw_missing_stalk_root_needs_a_policy():
     with pytest.raises(DataError, match="'stalk_root' has 2480 missing values"):
         load(SHARED / "mushroom_raw.csv", "poisonous")
