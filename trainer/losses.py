@@ -37,7 +37,7 @@ import math
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterator, Protocol, Sequence
+from typing import Iterator, Protocol
 
 import numpy as np
 
@@ -453,9 +453,27 @@ class ParquetOracle(_OnePass):
 class DaskOracle(_OnePass):
     """The aggregate loss over the blocks of a dask array, computed where the blocks live.
 
-    ZT: a dask array of signed columns (p x n) chunked along rows only (see :meth:`from_xy`);
-    with a ``distributed`` client the blocks are persisted on the workers once and each call
-    ships only ``lam`` and gets back one ``(loss, gradient)`` per block.
+    ZT: a dask array of signed columns (p x n) chunked along rows only (see :meth:`from_xy`).
+
+    On a cluster: create a ``distributed.Client`` first (it becomes dask's default scheduler)
+    and keep it open while the oracle is in use; the oracle then runs on it, nothing else to
+    pass::
+
+        from distributed import Client
+        client = Client("tcp://scheduler:8786")          # or Client(LocalCluster(...))
+        oracle = DaskOracle.from_xy(X, y)                # X, y: dask (or numpy) arrays
+        result = cutting_planes(oracle, space)
+
+    The blocks are built and persisted on the workers once, when the oracle is made (numpy
+    inputs are uploaded once; data already on the cluster, e.g. ``dd.read_parquet(...)``
+    columns as ``.to_dask_array(lengths=True)``, never passes through the client). Each
+    call then ships only ``lam`` and gets back one ``(loss, gradient)`` (with
+    :meth:`curvature`, a p x p matrix) per block, computed on the worker that holds the
+    block, through the client that persisted it (a client made later changes nothing).
+    Without a client, the blocks stay in this process and run in threads.
+
+    The answer is that of a one-thread :class:`ArrayOracle` on the same rows: bit for bit
+    when each dask block is one ``BLOCK_ROWS`` piece, else to rounding (sums grouped by block).
     """
 
     def __init__(self, ZT, weights=None, loss: str = "logistic", normalizer: float | None = None) -> None:
@@ -466,17 +484,33 @@ class DaskOracle(_OnePass):
         self.loss = check_loss(loss)
         self.ZT = ZT.persist()
         self.weights = None if weights is None else weights.rechunk((ZT.chunks[1],)).persist()
-        self.n_cols, self.n_rows = int(ZT.shape[0]), int(ZT.shape[1])
-        total = float(self.n_rows if weights is None else self.weights.sum().compute())
-        self.normalizer = total if normalizer is None else float(normalizer)
+        _wait(self.ZT, self.weights)  # built on the workers now: calls only compute the sums
+        self._dask = dask
         self._blocks = self.ZT.to_delayed().ravel().tolist()
         self._wblocks = None if self.weights is None else self.weights.to_delayed().ravel().tolist()
-        self._dask = dask
+        self._futures = _block_futures(self.ZT, self.weights)
+        self.n_cols, self.n_rows = int(ZT.shape[0]), int(ZT.shape[1])
+        total = float(self.n_rows if weights is None else self._compute(self.weights.sum())[0])
+        self.normalizer = total if normalizer is None else float(normalizer)
+
+    def _compute(self, *collections) -> tuple:
+        """Compute on the client that holds the blocks, or in local threads when no cluster does.
+
+        (Never on a client made after a local oracle: that would ship the blocks every call.)
+        """
+        if self._futures is not None:
+            client = self._futures[0]
+            return tuple(client.gather(client.compute(list(collections))))
+        return self._dask.compute(*collections, scheduler="threads")
 
     @classmethod
     def from_xy(cls, X, y, weights=None, loss: str = "logistic", intercept: bool = True,
                 block_rows: int = 1 << 20) -> "DaskOracle":
-        """Oracle over dask (or numpy) arrays ``X``, ``y``: signed columns are built block by block."""
+        """Oracle over dask (or numpy) arrays ``X``, ``y``: signed columns are built block by block.
+
+        block_rows: rows per dask block (per task of a call); a multiple of ``BLOCK_ROWS``
+        keeps the answer bit-identical to :class:`ArrayOracle`.
+        """
         import dask.array as da
 
         X = da.asarray(X).rechunk((block_rows, -1))
@@ -489,13 +523,78 @@ class DaskOracle(_OnePass):
     def _pass(self, lam: np.ndarray, spread: np.ndarray | None = None,
               curvature: bool = False) -> tuple[float, np.ndarray, np.ndarray | None]:
         lam = np.asarray(lam, dtype=np.float64)
-        task = self._dask.delayed(_blocked_sums)
-        wblocks: Sequence = self._wblocks or [None] * len(self._blocks)
-        parts = self._dask.compute(*[task(self.loss, b, w, lam, spread, curvature)
-                                     for b, w in zip(self._blocks, wblocks)])
+        if self._futures is not None:  # on the client that holds the blocks: one task per block
+            client, blocks, wblocks = self._futures
+            parts = client.gather([client.submit(_blocked_sums, self.loss, b, w, lam, spread, curvature, pure=False)
+                                   for b, w in zip(blocks, wblocks)])
+        else:
+            task = self._dask.delayed(_blocked_sums)
+            wblocks = self._wblocks or [None] * len(self._blocks)
+            parts = self._compute(*[task(self.loss, b, w, lam, spread, curvature)
+                                    for b, w in zip(self._blocks, wblocks)])
         total, grad, matrix = _add(list(parts))
         W = self.normalizer
         return total / W, grad / W, None if matrix is None else matrix / W
+
+    def subsample(self, rows: int, seed: int = 0) -> "DaskOracle | ArrayOracle":
+        """The rows :meth:`ArrayOracle.subsample` draws, fetched into memory (only those reach the client).
+
+        Used for the cheap first Newton steps (``curvature.relax``), as in memory.
+        """
+        if rows >= self.n_rows:
+            return self
+        pick = np.unique(np.random.default_rng(seed).integers(0, self.n_rows, size=rows))
+        dtype = work_dtype(self.loss, self.ZT.dtype)
+        if self.weights is None:
+            (ZT,), w, weight = self._compute(self.ZT[:, pick]), None, float(self.n_rows)
+        else:  # weights as ArrayOracle stores them (the work dtype)
+            stored = self.weights.astype(dtype)
+            ZT, w, weight = self._compute(self.ZT[:, pick], stored[pick], stored.sum(dtype=np.float64))
+        total = float(pick.size if w is None else np.sum(w, dtype=np.float64))
+        return ArrayOracle(np.ascontiguousarray(ZT), w, self.loss, self.normalizer * total / float(weight))
+
+
+def _block_futures(ZT, weights):
+    """``(client, block futures, weight-block futures or Nones)`` of collections persisted on a
+    distributed cluster, in block order; None when they are not (dask's local scheduler)."""
+    try:
+        from distributed import futures_of
+    except ImportError:
+        return None
+    blocks = []
+    for collection in (ZT, weights):
+        if collection is None:
+            blocks.append([None] * len(blocks[0]))
+            continue
+        held = {f.key: f for f in futures_of(collection)}
+        keys = list(_flat_keys(collection.__dask_keys__()))
+        if not keys or any(k not in held for k in keys):
+            return None
+        blocks.append([held[k] for k in keys])
+    return blocks[0][0].client, blocks[0], blocks[1]
+
+
+def _flat_keys(keys):
+    """The keys of a dask collection's nested key lists, in block order."""
+    for k in keys:
+        if isinstance(k, list):
+            yield from _flat_keys(k)
+        else:
+            yield k
+
+
+def _wait(*collections) -> None:
+    """Block until persisted collections are in worker memory (a no-op without a distributed client)."""
+    try:
+        from distributed import futures_of, wait
+    except ImportError:
+        return
+    futures = [f for c in collections if c is not None for f in futures_of(c)]
+    if futures:
+        wait(futures)
+        for future in futures:
+            if future.status == "error":
+                future.result()  # raises the worker's error here, where the oracle is built
 
 
 def _blocked_sums(loss: str, ZT: np.ndarray, w: np.ndarray | None, lam: np.ndarray,
