@@ -129,6 +129,8 @@ MaxRules = Annotated[Optional[int], typer.Option("--max-rules-per-feature", help
 ImputePenalty = Annotated[Optional[bool], typer.Option(
     "--impute-penalty/--no-impute-penalty", help="An imputed column costs C0 + M/N (M imputed of N rows).")]
 Reduce = Annotated[Optional[bool], typer.Option("--reduce/--no-reduce", help="Data reduction before solving (Section 4.2).")]
+ReduceWidth = Annotated[Optional[float], typer.Option(
+    "--reduce-width", help="Level-set width eps of --reduce (default: warm start's objective - proxy optimum).")]
 Config = Annotated[Optional[str], typer.Option("--config", help="TOML file of these options; flags win.")]
 Verbose = Annotated[Optional[bool], typer.Option("--verbose/--quiet", help="Show the solver's log.")]
 
@@ -200,7 +202,7 @@ TRAIN_OPTIONS = (
     ("verbose", Verbose), ("coefficients", Coefficients), ("c0_for", C0For), ("cuts", Cuts),
     ("intercept_set", InterSet), ("max_thresholds", MaxThresholds), ("negations", Negations),
     ("c_feature", CFeature), ("c_rule", CRule), ("max_rules_per_feature", MaxRules),
-    ("impute_penalty", ImputePenalty), ("reduce", Reduce),
+    ("impute_penalty", ImputePenalty), ("reduce", Reduce), ("reduce_width", ReduceWidth),
 )
 
 

@@ -65,6 +65,7 @@ class TrainConfig:
     seed: int = 0
     verbose: bool = False
     reduce: bool = False  # data reduction before the IP (Section 4.2, Algorithm 2; trainer/reduce.py)
+    reduce_width: float | None = None  # its level-set width eps; None: Z(warm start) - Z~(proxy optimum)
     # The constraint language (trainer/constraints.py, docs/constraints.md): plain TOML
     # values are turned into its dataclasses and checked by constraints.normalize_config.
     coefficients: Mapping[str, Any] = field(default_factory=dict)  # input -> coefficient set
@@ -114,6 +115,8 @@ class TrainConfig:
                "a number of seconds > 0")
         _check(_int(self.threads) and self.threads >= 1, "--threads", self.threads, "an integer >= 1")
         _check(_int(self.seed) and self.seed >= 0, "--seed", self.seed, "an integer >= 0")
+        _check(self.reduce_width is None or (_finite(self.reduce_width) and self.reduce_width >= 0), "--reduce-width",
+               self.reduce_width, "a number >= 0 (the level-set width of --reduce)")
         from .constraints import normalize_config  # imported here: constraints imports ConfigError
 
         normalize_config(self)
