@@ -25,15 +25,20 @@ A missing value is NaN in a numeric input and an empty string in a categorical o
 term makes the sum NaN by itself, so only inputs read through conditions get a test. Opset 19
 is the first whose ``Equal`` compares strings; the graph uses nothing outside the default domain.
 
-Speed. onnxruntime runs one kernel per node, each a pass over the batch, so the time is memory
-traffic and kernel choice: a condition's points are ``Cast(condition) * points`` (two fast
-element-wise kernels; ``Where`` with scalar branches goes through a slow broadcasting kernel),
-a nonzero intercept enters the first ``Add`` (no ``ConstantOfShape`` pass) and the last node writes
-``score`` itself (no ``Identity`` copy). The terms are still added one node at a time in the
-model's order: a single MatMul over the stacked inputs (what skl2onnx emits) is exact only on
-integers, and the run-time test for integral inputs (Floor/compare/reduce over every value)
-plus the Concat that stacks the columns cost more than the ordered adds they replace
-(benchmarks/RESULTS.md).
+Speed. onnxruntime runs one kernel per node, each a pass over the batch, so the time is the
+number of passes over double [N] tensors and the speed of each kernel: a condition's points
+are ``Cast(condition) * points`` (two fast element-wise kernels; ``Where`` goes through a slow
+broadcasting kernel, with scalar or tensor branches), points of 1 and -1 need no ``Mul`` (the
+value itself is added or subtracted), a nonzero intercept enters the first ``Add`` (no
+``ConstantOfShape`` pass) and the last node writes ``score`` itself (no ``Identity`` copy). The
+NaN of an unscorable row is ``total * (p / p)`` with ``p = Cast(Not(missing))`` (times 1.0, or
+0/0), and ``prediction`` is ``Cast(score > 0) / Cast(score == score)`` (0/0 for NaN): fast
+kernels again where ``Where`` would be one slow pass each. The terms are still added one node
+at a time in the model's order: a variadic ``Sum`` still makes one pass per input and measured
+slower than the chain of ``Add``; a single MatMul over the stacked inputs (what skl2onnx
+emits) is exact only on integers, and the run-time test for integral inputs (Floor/compare/
+reduce over every value) plus the Concat that stacks the columns cost more than the ordered
+adds they replace (benchmarks/RESULTS.md).
 """
 from __future__ import annotations
 
@@ -119,11 +124,15 @@ def _value(g: Graph, inp: Input, value: object) -> str:
     return g.double(coerce(inp, value))  # type: ignore[arg-type]
 
 
-def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool) -> str:
-    """A double [N] tensor: the points the term adds to each row."""
-    points = g.double(term.points)
+def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool) -> tuple[str, str]:
+    """How the term joins the running total: ``("Add", the points it adds)``, a double [N]
+    tensor, or ``("Sub", ...)`` for points of -1. Points of 1 and -1 need no ``Mul``:
+    ``t + 1 * v`` is ``t + v`` and ``t + -1 * v`` is ``t - v`` exactly, for every double, NaN
+    and signed zeros included."""
+    unit = term.points in (1, -1)
+    join = "Sub" if term.points == -1 else "Add"
     if term.op == "linear":
-        return g.op("Mul", points, x)
+        return (join, x) if unit else ("Add", g.op("Mul", g.double(term.points), x))
     if term.op == "in":
         hits = [g.op("Equal", x, g.string(v)) for v in term.value]  # type: ignore[union-attr]
         condition = hits[0]
@@ -133,11 +142,12 @@ def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool) -> str:
         op = {">=": "GreaterOrEqual", "<": "Less", "==": "Equal"}[term.op]
         condition = g.op(op, x, _value(g, inp, term.value))
     if exact_where:
-        return g.op("Where", condition, points, g.double(0))
+        return "Add", g.op("Where", condition, g.double(term.points), g.double(0))
     # The runtime adds an int 0 when the condition fails; Cast * points adds 0.0 or -0.0 (for
     # negative points): the same sum unless the running total is -0.0, and adding never makes
     # -0.0 except from -0.0 + -0.0, so only an intercept of -0.0 needs Where.
-    return g.op("Mul", g.op("Cast", condition, to=TensorProto.DOUBLE), points)
+    hit = g.op("Cast", condition, to=TensorProto.DOUBLE)
+    return (join, hit) if unit else ("Add", g.op("Mul", hit, g.double(term.points)))
 
 
 def _logistic(g: Graph, total: str, scale: int | float) -> str:
@@ -198,7 +208,6 @@ def build(model: Model) -> "onnx.ModelProto":
         x[inp.name] = inp.name
         if inp.name not in linear:  # a NaN read by a linear term makes the sum NaN by itself
             missing.append(_missing(g, inp))
-    nan = g.double(float("nan"))
     unscorable = None
     if missing:
         unscorable = missing[0]
@@ -213,13 +222,17 @@ def build(model: Model) -> "onnx.ModelProto":
     if model.intercept == 0 or not parts:
         total = g.op("ConstantOfShape", g.op("Shape", model.inputs[0].name), value=helper.make_tensor(
             "intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]), out=None if parts else "score")
-    for k, part in enumerate(parts):
+    for k, (join, part) in enumerate(parts):
         last = k == len(parts) - 1 and unscorable is None
-        total = g.op("Add", total, part, out="score" if last else None)
+        total = g.op(join, total, part, out="score" if last else None)
     if unscorable is not None:
-        total = g.op("Where", unscorable, nan, total, out="score")
-    decision = g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE)
-    g.op("Where", g.op("IsNaN", total), nan, decision, out="prediction")
+        # NaN where a row cannot be scored: times 1.0 (exact, signed zeros too) or 0/0, which
+        # two fast kernels give sooner than Where with a scalar branch
+        present = g.op("Cast", g.op("Not", unscorable), to=TensorProto.DOUBLE)
+        total = g.op("Mul", total, g.op("Div", present, present), out="score")
+    # 1.0 or 0.0 over 1.0, and 0/0 where the score is NaN (NaN equals nothing, not itself)
+    g.op("Div", g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE),
+         g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out="prediction")
     if model.probability is not None:
         if model.probability["method"] == "logistic":
             _logistic(g, total, model.probability["scale"])

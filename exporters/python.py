@@ -10,10 +10,18 @@ file has batch functions that give the same values for many rows:
 
 - ``score_columns(columns)`` / ``predict_columns(columns)``: ``columns`` maps input names to
   equal-length sequences (one value per row); returns a list in row order, None for a row
-  that cannot be scored. A column of plain ints is taken as it is (one C-level ``sum`` checks
-  the types); any other column is read value by value like ``score(row)`` does. The sum is the
-  same expression, inlined in a list comprehension over ``zip`` of the columns: no function
-  call per row, which is what makes it faster than calling a function per row.
+  that cannot be scored. The sum is the same expression, inlined in one list comprehension
+  over ``zip`` of the columns (``_scores``): no function call and no check per row. When one
+  C-level pass over each column shows it holds only what ``score(row)`` would use unchanged
+  (ints for a numeric input, non-blank text for a categorical one), the columns go to that
+  comprehension as they are. In an integer model (int intercept and points) the columns read
+  only by linear terms skip that pass, as any other value there raises or makes its row's
+  score a non-int, which one ``sum`` of the scores shows; and as every value added is then
+  an int, whose sum no order changes, that fast path adds the intercept last
+  (``_int_scores``): a running total of small points stays among CPython's cached small
+  ints instead of allocating an int per term. Otherwise every column is read value by value
+  like ``score(row)`` does, missing values set their rows aside, and ``_scores`` (the
+  model's order) runs on the values read.
 - ``score_rows(rows)`` / ``predict_rows(rows)``: ``score``/``predict`` of each row mapping, as
   a list (rows held as mappings are scored one by one: transposing them into columns costs
   more than the comprehension saves).
@@ -46,12 +54,16 @@ from .registry import Exporter, register
 
 @dataclass(frozen=True)
 class Read:
-    """How the score function reads one used input into local variable ``var``."""
+    """How the score functions read one used input: into local variable ``var`` per row, from
+    column ``column`` in ``score_columns``, whose fast path first checks that column with the
+    function named ``check`` (None: the check is the integer sum of the scores)."""
 
     var: str
+    column: str
     name: str
     categorical: bool
     imputed: str | None
+    check: str | None
 
 
 @dataclass(frozen=True)
@@ -63,18 +75,20 @@ class Line:
 
 
 def _term(term: Term, inp: Input, var: str) -> str:
+    """The term as it joins the sum: ``+ points-it-adds``, or ``- var`` for a linear -1."""
     points = repr(term.points)
     if term.op == "linear":
-        # ``1 * x`` is ``x`` for every number (a bool adds as its int): one operation less a row
-        if term.points.__class__ is int and term.points == 1:
-            return var
-        return f"{points} * {var}"
+        # ``total + 1 * x`` is ``total + x`` and ``total + -1 * x`` is ``total - x`` for every
+        # number, float signs of zero included (a bool adds as its int): one operation less a row
+        if term.points.__class__ is int and term.points in (1, -1):
+            return f"{'+' if term.points == 1 else '-'} {var}"
+        return f"+ {points} * {var}"
     if term.op == "in":
         condition = f"{var} in {repr(tuple(term.value))}"  # type: ignore[arg-type]
     else:
         value = term.value if inp.type == "categorical" else coerce(inp, term.value)
         condition = f"{var} {term.op} {repr(value)}"
-    return f"({points} if {condition} else 0)"
+    return f"+ ({points} if {condition} else 0)"
 
 
 def _probability(model: Model) -> dict | None:
@@ -102,11 +116,26 @@ def render(model: Model) -> str:
     """The model as the text of a self-contained Python module."""
     imputed = model.imputed
     names = {inp.name: f"x{k}" for k, inp in enumerate(model.used_inputs)}
-    reads = [Read(var=names[inp.name], name=repr(inp.name), categorical=inp.type == "categorical",
-                  imputed=repr(coerce(inp, imputed[inp.name])) if inp.name in imputed else None)
-             for inp in model.used_inputs]
+    integral = model.intercept.__class__ is int and all(t.points.__class__ is int for t in model.terms)
+    compared = {t.input for t in model.terms if t.op != "linear"}
+
+    def check(inp: Input) -> str | None:
+        if inp.type == "categorical":
+            return "_texts"
+        return None if integral and inp.name not in compared else "_ints"
+
+    reads = [Read(var=names[inp.name], column=f"c{k}", name=repr(inp.name), categorical=inp.type == "categorical",
+                  imputed=repr(coerce(inp, imputed[inp.name])) if inp.name in imputed else None, check=check(inp))
+             for k, inp in enumerate(model.used_inputs)]
     lines = [Line(code=_term(t, model.input(t.input), names[t.input]), label=repr(t.label)[1:-1])
              for t in model.terms]
+    int_sum = None  # an integer model's sum for int values, the intercept last (_int_scores)
+    if integral and lines:
+        head = lines[0].code  # "+ term" or "- x": the first term has no total to join
+        first = Line(code=head[2:] if head.startswith("+ ") else f"-{head[2:]}", label=lines[0].label)
+        sign = "-" if model.intercept < 0 else "+"
+        int_sum = {"terms": [first] + lines[1:],
+                   "intercept": f"{sign} {abs(model.intercept)}" if model.intercept else None}
     template = resources.files("scorecard.templates").joinpath("python.py.j2").read_text(encoding="utf-8")
     env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined, autoescape=False)
@@ -114,7 +143,7 @@ def render(model: Model) -> str:
         kind=model.kind, target=repr(model.target.name), positive=repr(model.target.positive),
         inputs=[(repr(i.name), repr(i.type)) for i in model.inputs],
         missing=repr(model.missing), used=[repr(i.name) for i in model.used_inputs],
-        reads=reads, intercept=repr(model.intercept), terms=lines,
+        reads=reads, intercept=repr(model.intercept), terms=lines, int_sum=int_sum,
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
         probability=_probability(model))
 

@@ -159,6 +159,49 @@ def test_python_batch_missing_values_and_non_integral_inputs(tmp_path):
         assert namespace["score_columns"]({}) == [] and namespace["score_rows"]([]) == []
 
 
+def test_python_batch_fast_path_takes_only_ints_in_linear_columns():
+    """In an integer model, score_columns uses a column read only by linear terms without
+    checking it first, and adds the intercept last: every value there that is not an int
+    (Decimal, Fraction, NumPy scalars, floats, NaN, text, None) must still give the runtime's
+    score, type and error, with an intercept or without one (where "x" + "y" adds up), a first
+    term of -1 points too."""
+    import decimal
+    import fractions
+
+    inputs = (Input("a", "numeric"), Input("b", "numeric"), Input("c", "numeric"))
+    terms = (Term("a", "linear", None, 2, "2 a"), Term("b", "linear", None, -1, "-b"),
+             Term("c", ">=", 3, 4, "c >= 3"), Term("b", "linear", None, 1, "b"))
+    odd = [7, True, 2.0, 2.5, decimal.Decimal("3"), fractions.Fraction(7, 2), np.int64(4), np.float64(6.0),
+           np.float64("nan"), math.nan, None, " 8 ", "", np.bool_(True), 10**30, -(10**30)]
+    for intercept, order in ((-5, terms), (0, terms[1:] + terms[:1])):
+        model = Model(kind="linear", target=Target("y", 1), inputs=inputs, terms=order, intercept=intercept)
+        namespace: dict = {}
+        exec(compile(python_export.render(model), "model.py", "exec"), namespace)
+        score_columns, RowError = namespace["score_columns"], namespace["RowError"]
+        for column in ("a", "b"):
+            columns = {"a": [1] * len(odd), "b": [2] * len(odd), "c": list(range(len(odd)))}
+            columns[column] = odd
+            rows = [{k: v[i] for k, v in columns.items()} for i in range(len(odd))]
+            assert same(score_columns(columns), [score(model, r) for r in rows]), (intercept, column)
+            with pytest.raises(RowError, match=f"row 1: column '{column}': 'x' is not a number"):
+                score_columns({"a": [1, 1, 1], "b": [2, 2, 2], "c": [0, 1, 2], column: [4, "x", 5]})
+        with pytest.raises(RowError, match="row 0: column 'a': 'x' is not a number"):
+            score_columns({"a": ["x"], "b": ["y"], "c": [1]})
+        # a compared column is checked first: floats, NaN and infinities there are read, not compared as they are
+        got = score_columns({"a": [1, 1, 1, 1], "b": [2, 2, 2, 2], "c": [3.0, 2.5, math.nan, 4]})
+        assert same(got, [score(model, {"a": 1, "b": 2, "c": c}) for c in (3.0, 2.5, math.nan, 4)])
+        with pytest.raises(RowError, match="row 0: column 'c'"):
+            score_columns({"a": [1], "b": [2], "c": [math.inf]})
+        ints = {"a": [-7, 0, 3, 10**20], "b": [2, -300, True, 5], "c": [3, 2, -1, 10]}  # the fast path
+        assert same(score_columns(ints), [score(model, {k: v[i] for k, v in ints.items()}) for i in range(4)])
+    plain = Model(kind="linear", target=Target("y", 1), inputs=inputs[:2], intercept=0,
+                  terms=(Term("a", "linear", None, 1, "a"), Term("b", "linear", None, 1, "b")))
+    namespace = {}
+    exec(compile(python_export.render(plain), "model.py", "exec"), namespace)
+    with pytest.raises(namespace["RowError"], match="row 0: column 'a': 'x' is not a number"):
+        namespace["score_columns"]({"a": ["x"], "b": ["y"]})  # x0 + x1 is "xy": text, not a score
+
+
 def test_python_batch_errors_are_the_rows_errors(tmp_path):
     """A value the model cannot read raises RowError naming the first such row, unless the row
     already lacks an earlier input (score(row) returns None before reading the value)."""

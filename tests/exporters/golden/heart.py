@@ -12,7 +12,8 @@ predict_columns(columns) -> list[int | None]
     a sequence holding one value per row (lists, tuples, a DataFrame's columns), and the result holds
     what score(row) / predict(row) gives for each row, in row order. A name absent from
     ``columns`` is missing in every row; the sequences the model reads must all have the
-    same length. A column of plain ints skips per-value checks.
+    same length. Columns of plain ints (numeric inputs) and non-blank text (categorical
+    ones) are used as they are, checked at C speed; others are read value by value.
 score_rows(rows) -> list[int | float | None]
 predict_rows(rows) -> list[int | None]
     score(row) / predict(row) of each mapping in an iterable of rows, as a list.
@@ -143,6 +144,23 @@ def predict(row):
     return 1 if total > 0 else 0
 
 
+def _ints(values):
+    """True when ``values`` holds only ints (bools too): one C-level ``sum``, which fails or
+    gives a non-int on anything else."""
+    try:
+        return sum(values).__class__ is int
+    except Exception:
+        return False
+
+
+def _texts(values):
+    """True when ``values`` holds only non-blank text: one C-level pass of ``str.strip``."""
+    try:
+        return all(map(str.strip, values))
+    except Exception:
+        return False
+
+
 def _read_numbers(name, values):
     """A numeric column as score(row) reads it: (values, {row: error}), None where missing."""
     out = []
@@ -173,20 +191,8 @@ def _column(name, values, categorical, n, unscored, errors, imputed):
     """
     if values is None:
         values = [None] * n
-    elif not categorical:
-        try:
-            plain = sum(values).__class__ is int  # ints (and bools) only: nothing to read
-        except Exception:
-            plain = False
-        if plain:
-            return values
-    else:
-        try:
-            plain = all(map(str.strip, values))  # non-blank text only
-        except Exception:
-            plain = False
-        if plain:
-            return values
+    elif _texts(values) if categorical else _ints(values):
+        return values
     values, bad = (_read_categories if categorical else _read_numbers)(name, values)
     for i, exc in bad.items():
         if i not in unscored:
@@ -222,22 +228,10 @@ def _used_columns(columns):
     return used, 0
 
 
-def score_columns(columns):
-    """The score of every row of ``columns`` (input name -> one value per row), in row order;
-    None for a row that cannot be scored. The same values as score(row) row by row."""
-    used, n = _used_columns(columns)
-    unscored = set()
-    errors = []
-    c0 = _column('ExerciseSTDepression', used['ExerciseSTDepression'], False, n, unscored, errors, None)
-    c1 = _column('NumVesselsByFlourosopy', used['NumVesselsByFlourosopy'], False, n, unscored, errors, None)
-    c2 = _column('MaxExerciseHRTargetRatio', used['MaxExerciseHRTargetRatio'], False, n, unscored, errors, None)
-    c3 = _column('Male', used['Male'], False, n, unscored, errors, None)
-    c4 = _column('ExerciseAngina', used['ExerciseAngina'], False, n, unscored, errors, None)
-    if errors:
-        row, exc = min(errors, key=lambda error: error[0])
-        raise RowError(f"row {row}: {exc}")
-    # The sum of score(row), inlined in a comprehension over the columns (no call per row).
-    scores = [
+def _scores(c0, c1, c2, c3, c4):
+    """score(row)'s sum for every row of the columns, which hold values as score(row) uses
+    them: one comprehension over the columns, with no function call and no check per row."""
+    return [
         -1.1
         + 0.7 * x0  # 0.7 x ST depression
         + 1.3 * x1  # 1.3 x vessels
@@ -248,6 +242,32 @@ def score_columns(columns):
         + x4  # exercise angina
         for x0, x1, x2, x3, x4 in zip(c0, c1, c2, c3, c4)
     ]
+
+
+def score_columns(columns):
+    """The score of every row of ``columns`` (input name -> one value per row), in row order;
+    None for a row that cannot be scored. The same values as score(row) row by row."""
+    used, n = _used_columns(columns)
+    c0 = used['ExerciseSTDepression']
+    c1 = used['NumVesselsByFlourosopy']
+    c2 = used['MaxExerciseHRTargetRatio']
+    c3 = used['Male']
+    c4 = used['ExerciseAngina']
+    # Fast path: the columns as they are, when they hold only values score(row) uses unchanged.
+    if _ints(c0) and _ints(c1) and _ints(c2) and _ints(c3) and _ints(c4):
+        return _scores(c0, c1, c2, c3, c4)
+    # Otherwise read every value as score(row) does; rows with a missing value score None.
+    unscored = set()
+    errors = []
+    c0 = _column('ExerciseSTDepression', c0, False, n, unscored, errors, None)
+    c1 = _column('NumVesselsByFlourosopy', c1, False, n, unscored, errors, None)
+    c2 = _column('MaxExerciseHRTargetRatio', c2, False, n, unscored, errors, None)
+    c3 = _column('Male', c3, False, n, unscored, errors, None)
+    c4 = _column('ExerciseAngina', c4, False, n, unscored, errors, None)
+    if errors:
+        row, exc = min(errors, key=lambda error: error[0])
+        raise RowError(f"row {row}: {exc}")
+    scores = _scores(c0, c1, c2, c3, c4)
     for i in unscored:
         scores[i] = None
     return scores

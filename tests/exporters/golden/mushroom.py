@@ -12,7 +12,8 @@ predict_columns(columns) -> list[int | None]
     a sequence holding one value per row (lists, tuples, a DataFrame's columns), and the result holds
     what score(row) / predict(row) gives for each row, in row order. A name absent from
     ``columns`` is missing in every row; the sequences the model reads must all have the
-    same length. A column of plain ints skips per-value checks.
+    same length. Columns of plain ints (numeric inputs) and non-blank text (categorical
+    ones) are used as they are, checked at C speed; others are read value by value.
 score_rows(rows) -> list[int | float | None]
 predict_rows(rows) -> list[int | None]
     score(row) / predict(row) of each mapping in an iterable of rows, as a list.
@@ -135,6 +136,23 @@ def predict(row):
     return 1 if total > 0 else 0
 
 
+def _ints(values):
+    """True when ``values`` holds only ints (bools too): one C-level ``sum``, which fails or
+    gives a non-int on anything else."""
+    try:
+        return sum(values).__class__ is int
+    except Exception:
+        return False
+
+
+def _texts(values):
+    """True when ``values`` holds only non-blank text: one C-level pass of ``str.strip``."""
+    try:
+        return all(map(str.strip, values))
+    except Exception:
+        return False
+
+
 def _read_numbers(name, values):
     """A numeric column as score(row) reads it: (values, {row: error}), None where missing."""
     out = []
@@ -165,20 +183,8 @@ def _column(name, values, categorical, n, unscored, errors, imputed):
     """
     if values is None:
         values = [None] * n
-    elif not categorical:
-        try:
-            plain = sum(values).__class__ is int  # ints (and bools) only: nothing to read
-        except Exception:
-            plain = False
-        if plain:
-            return values
-    else:
-        try:
-            plain = all(map(str.strip, values))  # non-blank text only
-        except Exception:
-            plain = False
-        if plain:
-            return values
+    elif _texts(values) if categorical else _ints(values):
+        return values
     values, bad = (_read_categories if categorical else _read_numbers)(name, values)
     for i, exc in bad.items():
         if i not in unscored:
@@ -214,21 +220,10 @@ def _used_columns(columns):
     return used, 0
 
 
-def score_columns(columns):
-    """The score of every row of ``columns`` (input name -> one value per row), in row order;
-    None for a row that cannot be scored. The same values as score(row) row by row."""
-    used, n = _used_columns(columns)
-    unscored = set()
-    errors = []
-    c0 = _column('odor', used['odor'], True, n, unscored, errors, None)
-    c1 = _column('spore_print_color', used['spore_print_color'], True, n, unscored, errors, None)
-    c2 = _column('stalk_root', used['stalk_root'], True, n, unscored, errors, None)
-    c3 = _column('gill_size', used['gill_size'], True, n, unscored, errors, None)
-    if errors:
-        row, exc = min(errors, key=lambda error: error[0])
-        raise RowError(f"row {row}: {exc}")
-    # The sum of score(row), inlined in a comprehension over the columns (no call per row).
-    scores = [
+def _scores(c0, c1, c2, c3):
+    """score(row)'s sum for every row of the columns, which hold values as score(row) uses
+    them: one comprehension over the columns, with no function call and no check per row."""
+    return [
         -1
         + (6 if x0 in ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') else 0)  # odor is bad
         + (-2 if x0 == 'none' else 0)  # odor = none
@@ -237,6 +232,46 @@ def score_columns(columns):
         + (2 if x3 == 'narrow' else 0)  # gill size narrow
         for x0, x1, x2, x3 in zip(c0, c1, c2, c3)
     ]
+
+
+def _int_scores(c0, c1, c2, c3):
+    """What _scores gives when every value it adds is an int (an integer model on columns of
+    ints or text), where the order of the terms cannot change a sum: the intercept comes
+    last, so that a running total of small points stays among the ints CPython keeps ready
+    (-5 to 256) instead of making a new int at every term."""
+    return [
+        (6 if x0 in ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') else 0)  # odor is bad
+        + (-2 if x0 == 'none' else 0)  # odor = none
+        + (5 if x1 == 'green' else 0)  # spore print green
+        + (-1 if x2 in ('club', 'rooted') else 0)  # stalk root club or rooted
+        + (2 if x3 == 'narrow' else 0)  # gill size narrow
+        - 1  # the intercept
+        for x0, x1, x2, x3 in zip(c0, c1, c2, c3)
+    ]
+
+
+def score_columns(columns):
+    """The score of every row of ``columns`` (input name -> one value per row), in row order;
+    None for a row that cannot be scored. The same values as score(row) row by row."""
+    used, n = _used_columns(columns)
+    c0 = used['odor']
+    c1 = used['spore_print_color']
+    c2 = used['stalk_root']
+    c3 = used['gill_size']
+    # Fast path: the columns as they are, when they hold only values score(row) uses unchanged.
+    if _texts(c0) and _texts(c1) and _texts(c2) and _texts(c3):
+        return _int_scores(c0, c1, c2, c3)
+    # Otherwise read every value as score(row) does; rows with a missing value score None.
+    unscored = set()
+    errors = []
+    c0 = _column('odor', c0, True, n, unscored, errors, None)
+    c1 = _column('spore_print_color', c1, True, n, unscored, errors, None)
+    c2 = _column('stalk_root', c2, True, n, unscored, errors, None)
+    c3 = _column('gill_size', c3, True, n, unscored, errors, None)
+    if errors:
+        row, exc = min(errors, key=lambda error: error[0])
+        raise RowError(f"row {row}: {exc}")
+    scores = _scores(c0, c1, c2, c3)
     for i in unscored:
         scores[i] = None
     return scores
