@@ -1,4 +1,4 @@
-"""The ``onnx`` export: one ONNX graph (ai.onnx opset 19 only) computing score and prediction.
+"""The ``onnx`` export: one ONNX graph (ai.onnx opset 20 only) computing score and prediction.
 
 Graph inputs are the model's inputs, one each, named exactly as the input: shape ``[N]``,
 ``double`` for numeric and binary inputs (SPEC's "float" means floating point: double keeps
@@ -20,10 +20,12 @@ round them), ``string`` for categorical inputs. Outputs, both ``double [N]``:
   front and +inf behind), then a ``Gather`` of its risks: exactly the runtime's double,
   with one [N] tensor per step however long the table.
 
-A missing value is NaN in a numeric input and an empty string in a categorical one; under
-``{"impute": ...}`` the stated value replaces it inside the graph. A NaN read by a linear
-term makes the sum NaN by itself, so only inputs read through conditions get a test. Opset 19
-is the first whose ``Equal`` compares strings; the graph uses nothing outside the default domain.
+A missing value is NaN in a numeric input and, in a categorical one, a text that is empty or
+only whitespace (what the runtime calls blank: nothing left after ``str.strip()``, matched by
+``RegexFullMatch`` over the same characters); under ``{"impute": ...}`` the stated value
+replaces it inside the graph. A NaN read by a linear term makes the sum NaN by itself, so only
+inputs read through conditions get a test. Opset 20 is the first with ``RegexFullMatch``
+(19 the first whose ``Equal`` compares strings); the graph uses nothing outside the default domain.
 
 Speed. onnxruntime runs one kernel per node, each a pass over the batch, so the time is the
 number of passes over double [N] tensors and the speed of each kernel: a condition's points
@@ -57,7 +59,9 @@ from scorecard.runtime.score import coerce
 
 from .registry import ExportError, Exporter, register
 
-OPSET = 19
+OPSET = 20
+# RE2 for a text str.strip() empties: any run of the characters str.isspace() accepts.
+BLANK = "[" + "".join(f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace()) + "]*"
 IR_VERSION = 9
 EXACT = 2**53
 
@@ -112,9 +116,9 @@ class Graph:
 
 
 def _missing(g: Graph, inp: Input) -> str:
-    """A bool [N] tensor: True where the input holds no value (NaN, or '' for categories)."""
+    """A bool [N] tensor: True where the input holds no value (NaN, or a blank text)."""
     if inp.type == "categorical":
-        return g.op("Equal", inp.name, g.string(""))
+        return g.op("RegexFullMatch", inp.name, pattern=BLANK)
     return g.op("IsNaN", inp.name)
 
 
@@ -264,5 +268,5 @@ def render(model: Model) -> bytes:
 
 
 register(Exporter(name="onnx", suffix=".onnx", render=render, binary=True,
-                  description="one ONNX graph (opset 19) with score and prediction outputs "
+                  description="one ONNX graph (opset 20) with score and prediction outputs "
                               "(and probability when the model has one)"))

@@ -43,14 +43,18 @@ def test_sql_nan_is_missing_where_the_engine_has_nan(eng, request):
 
 
 COLUMNS = ("odor", "spore_print_color", "stalk_root", "gill_size")
+# Every text str.strip() empties is blank to the runtime: tabs, line breaks, no-break spaces.
+BLANKS = [None, "", "  ", "\t", " \r\n", "\x0b\x1c", "\xa0\u2003\u3000"]
+
+
+def test_blanks_are_missing_to_the_runtime():
+    assert all(is_missing(b) for b in BLANKS) and not is_missing("\u200b")  # a zero-width space is text
 
 
 def test_sql_blank_category_is_missing(engine):
     eng, con = engine
     con.execute('CREATE TABLE input (odor TEXT, spore_print_color TEXT, stalk_root TEXT, gill_size TEXT)')
-    # Every text str.strip() empties is blank to the runtime: tabs, line breaks, no-break spaces.
-    blanks = [None, "", "  ", "\t", " \r\n", "\x0b\x1c", "\xa0\u2003\u3000"]
-    assert all(is_missing(b) for b in blanks)
+    blanks = BLANKS
     rows = [("none", "white", b, "broad") for b in blanks] + [("none", "white", "club", "broad"),
                                                                ("none", "white", "\tclub", "broad")]
     con.cursor().executemany("INSERT INTO input VALUES (%s, %s, %s, %s)" if eng == "postgres"
@@ -74,9 +78,13 @@ def test_onnx_missing_is_nan():
     feeds = {"UniformityOfCellSize": np.array([np.nan if a is None else a for a, _ in ROWS], dtype=np.float64),
              "BareNuclei": np.array([np.nan if b is None else b for _, b in ROWS], dtype=np.float64)}
     assert onnx_results(onnx_export.render(breastcancer_model()), feeds) == WANT
-    blanks = {"odor": np.array(["none", "none"], dtype=object), "spore_print_color": np.array(["white"] * 2, dtype=object),
-              "stalk_root": np.array(["", "club"], dtype=object), "gill_size": np.array(["broad"] * 2, dtype=object)}
-    assert onnx_results(onnx_export.render(mushroom_model()), blanks) == [(None, None), (-4, 0)]
+    roots = BLANKS[1:] + ["club", "\tclub"]  # every blank text, then two categories
+    feeds = {"odor": np.array(["none"] * len(roots), dtype=object),
+             "spore_print_color": np.array(["white"] * len(roots), dtype=object),
+             "stalk_root": np.array(roots, dtype=object), "gill_size": np.array(["broad"] * len(roots), dtype=object)}
+    got = onnx_results(onnx_export.render(mushroom_model()), feeds)
+    assert got == [(None, None)] * (len(BLANKS) - 1) + [(-4, 0), (-3, 0)]
+    assert [g[0] for g in got] == [score(mushroom_model(), {c: feeds[c][k] for c in COLUMNS}) for k in range(len(roots))]
 
 
 def numeric_impute() -> Model:
