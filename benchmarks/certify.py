@@ -171,7 +171,7 @@ def run_ours(name: str, problem: SlimProblem, config: TrainConfig, limit: float,
         first.append(time.monotonic() - start)
         result = cpsat.solve(problem, incumbent, limit - (time.monotonic() - start), threads)
         if result is None:
-            return Run("n/a (data not rational)", None, None, None, first[0])
+            return Run("n/a (encoding refused)", None, None, None, first[0])
         best, status, bound = result.incumbent, result.status, result.lower_bound
     else:
         coef, intercept, result = fit_problem(problem, config.with_options(solver=name, time_limit=limit,
