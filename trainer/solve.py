@@ -150,6 +150,14 @@ def _cbc_number(log: str, label: str) -> float | None:
     return value if math.isfinite(value) and abs(value) < 1e30 else None
 
 
+# HiGHS 1.16's sub-MIP heuristics can hang: RINS's presolve of its sub-MIP looped in
+# strengthenInequalities for 15 minutes past a 60 s limit on heart (C0 0.05, a paper-table
+# fold); presolve does not check the time limit. Without them HiGHS keeps its other
+# heuristics, and the incumbent we pass it already comes from our own local search.
+HIGHS_NO_SUB_MIP = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False,
+                    "mip_heuristic_run_root_reduced_cost": False}
+
+
 def _solve_highs(lp, time_limit, threads, seed, gap_abs, scale, progress):
     """Run HiGHS through highspy; returns its MIP dual bound."""
     import highspy
@@ -167,7 +175,7 @@ def _solve_highs(lp, time_limit, threads, seed, gap_abs, scale, progress):
                     highspy.cb.HighsCallbackType.kCallbackMipLogging]
     backend = _QuietHiGHS(msg=False, timeLimit=time_limit, threads=threads, gapRel=0.0, gapAbs=gap_abs,
                          callbackTuple=callback_tuple, callbacksToActivate=activate,
-                         random_seed=seed, mip_feasibility_tolerance=1e-9)
+                         random_seed=seed, mip_feasibility_tolerance=1e-9, **HIGHS_NO_SUB_MIP)
     backend.solve(lp)
     info = lp.solverModel.getInfo()
     bound = float(info.mip_dual_bound)

@@ -54,3 +54,26 @@ def test_progress_shows_the_objective_the_model_reports(solver):
     shown = [e.incumbent for e in events if e.incumbent is not None and e.message == solver]
     assert fitted.training.status == "optimal" and shown
     assert min(shown) == pytest.approx(fitted.training.objective)
+
+
+@pytest.mark.slow
+def test_highs_stops_at_its_time_limit_where_its_sub_mip_heuristics_hung(monkeypatch):
+    """A paper-table fold of heart (C0 0.05) on which HiGHS 1.16's RINS heuristic looped in
+    presolve for 15 minutes past a 60 s limit; auto's MIP fallback must end on time."""
+    import time
+
+    import numpy as np
+
+    from scorecard.crossval import stratified_folds
+    from scorecard.trainer.backends import cpsat
+    from scorecard.trainer.data import prepare, read_table
+    from testdata import SHARED
+
+    monkeypatch.setattr(cpsat, "encode", lambda problem: None)  # the PuLP/HiGHS path, as for spambase
+    data = prepare(read_table(str(SHARED / "heart.csv")), "Disease", positive="1")
+    test = stratified_folds(data.y, 10, seed=0)[5]
+    fit = data.subset(np.setdiff1d(np.arange(len(data.y)), test))
+    start = time.monotonic()
+    model = train(fit, TrainConfig(c0=0.05, time_limit=60))
+    assert model.training.solver == "auto:highs"
+    assert time.monotonic() - start < 75
