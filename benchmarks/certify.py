@@ -46,11 +46,12 @@ from scorecard.trainer.problem import SlimProblem
 from scorecard.trainer.resolve import constrained_problem, design_for
 from scorecard.trainer.warmstart import warm_start
 
+from results import section, write_section
+
 DATASETS = ("bankruptcy", "breastcancer", "haberman", "mammo", "heart", "mushroom", "spambase", "adult")
 BACKENDS = ("cplex", "cplex-grouped", "auto", "enumerate", "cpsat", "highs", "cbc")
-DATA_DIR = os.environ.get("SCORECARD_DATASETS", "/work/shared/datasets")
-RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "RESULTS.md")
-START, END = "<!-- certify:start -->", "<!-- certify:end -->"
+DATA_DIR = os.environ.get("SCORECARD_DATASETS", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "datasets"))
+HEADING = "## Time to a proven optimum (benchmarks/certify.py)"
 CE_LIMIT = 1000
 
 
@@ -222,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="runs per cell that proves optimality fast (median)")
     parser.add_argument("--paper-margin", action="store_true",
                         help="CPLEX with the paper's gamma = 0.1 on real-valued data (see run_cplex)")
-    parser.add_argument("--write", action="store_true", help=f"append the table to the certify section of {RESULTS}")
+    parser.add_argument("--write", action="store_true", help="append the table to the certify section of benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
 
     header = ["dataset, C0", *args.backends, "ours (auto) / CPLEX", "auto: first model (s)"]
@@ -276,13 +277,7 @@ def _write(args: argparse.Namespace, table: str) -> None:
     command = "python benchmarks/certify.py " + " ".join(sys.argv[1:])
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     block = f"\n### Run of {stamp}\n\nMachine: {machine()}\n\nCommand: `{command}`\n\n{table}\n"
-    text = open(RESULTS, encoding="utf-8").read() if os.path.exists(RESULTS) else ""
-    if START not in text:
-        text += f"\n## Time to a proven optimum (benchmarks/certify.py)\n\n{START}\n{END}\n"
-    head, rest = text.split(START, 1)
-    body, tail = rest.split(END, 1)
-    with open(RESULTS, "w", encoding="utf-8") as fh:
-        fh.write(head + START + body.rstrip("\n") + "\n" + block + END + tail)
+    write_section("certify", (section("certify") or HEADING) + "\n" + block)
 
 
 if __name__ == "__main__":

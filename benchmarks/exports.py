@@ -42,6 +42,8 @@ from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
 from scorecard.runtime import Input, Model, Target, Term, score
 
+from results import write_section
+
 HERE = Path(__file__).resolve().parent
 NAMES = [f"x{k}" for k in range(1, 12)]
 LINEAR = [2, 1, 3, -1, 2, 1]                      # points of x1..x6
@@ -332,26 +334,6 @@ def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, com
     return "\n".join(lines) + "\n"
 
 
-START, END = "<!-- exports:start -->", "<!-- exports:end -->"
-
-
-def write_results(text: str) -> None:
-    """Replace this benchmark's section of RESULTS.md, between its markers (put there, around
-    the heading, the first time), leaving the other sections alone."""
-    path = HERE / "RESULTS.md"
-    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
-    marked = f"{START}\n{text.rstrip()}\n{END}\n"
-    first, last = old.find(START), old.find(END)
-    if 0 <= first < last:
-        rest = old[last + len(END):]
-        new = old[:first] + marked + (rest[1:] if rest.startswith("\n") else rest)
-    elif (start := old.find(HEADING)) >= 0:  # the unmarked section runs to the next heading or marker
-        ends = [i for i in (old.find("\n## ", start + len(HEADING)), old.find("\n<!-- ", start)) if i >= 0]
-        new = old[:start] + marked + (old[min(ends):] if ends else "")
-    else:
-        new = old.rstrip() + "\n\n" + marked
-    path.write_text(new, encoding="utf-8")
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -367,7 +349,7 @@ def main() -> None:
     print()
     print(text)
     if args.write:
-        write_results(text)
+        write_section("exports", text)
 
 
 if __name__ == "__main__":

@@ -36,12 +36,13 @@ from scorecard.trainer.fit import train
 from scorecard.trainer.solve import InfeasibleError
 from scorecard.crossval import model_size, stratified_folds
 
+from results import write_section
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DATASETS = ROOT / "datasets"
 CACHE = HERE / "cache" / "paper_table.jsonl"
 RESULTS = HERE / "RESULTS.md"
-START, END = "<!-- paper_table:start -->", "<!-- paper_table:end -->"
 
 NAMES = ("adult", "breastcancer", "bankruptcy", "haberman", "mammo", "mushroom", "heart", "spambase")
 WEIGHTED = ("adult", "haberman")
@@ -281,7 +282,6 @@ def machine() -> str:
 def report(folds: int) -> str:
     runs = list(read_cache().values())
     lines = [
-        START,
         "## Paper table (Section 6): 10-fold CV on the bundled datasets",
         "",
         f"Machine: {machine()}. Updated {time.strftime('%Y-%m-%d')} by "
@@ -310,19 +310,9 @@ def report(folds: int) -> str:
                       "formulation on CBC: `--solver cbc`, against the default `auto`):", "",
                       "| dataset | solver | IPs | proven | mean gap | max gap | median s | limit |",
                       "|---|---|---|---|---|---|---|---|", *versus, ""]
-    lines.append(END)
     return "\n".join(lines)
 
 
-def write_report(folds: int) -> None:
-    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Benchmark results\n"
-    section = report(folds)
-    if START in text and END in text:
-        head, rest = text.split(START, 1)
-        text = head + section + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    RESULTS.write_text(text, encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
@@ -338,7 +328,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not args.report_only:
         run_all(args)
-    write_report(args.folds)
+    write_section("paper_table", report(args.folds))
     return 0
 
 

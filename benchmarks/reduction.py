@@ -40,9 +40,10 @@ from scorecard.trainer.formulation import local_search
 from scorecard.trainer.reduce import LP_SLACK, HingeProxy, majority
 from scorecard.trainer.resolve import constrained_problem, design_for
 
+from results import write_section
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS.md"
-START, END = "<!-- reduction:start -->", "<!-- reduction:end -->"
 CASES = (("bankruptcy", 0.01), ("haberman", 0.01), ("mammo", 0.01), ("breastcancer", 0.025))
 FIGURE = ("bankruptcy", 0.01)
 TOLERANCE = 1e-12
@@ -181,16 +182,6 @@ def figure(args: argparse.Namespace, direct_optimum: float | None) -> tuple[list
     return text, lines
 
 
-def write_section(lines: list[str]) -> None:
-    """Replace the text between the reduction markers (markers included), or append it."""
-    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Benchmark results\n"
-    section = "\n".join([START, *lines, END])
-    if START in text and END in text:
-        text = text[: text.index(START)] + section + text[text.index(END) + len(END):]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    RESULTS.write_text(text, encoding="utf-8")
-
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -232,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print("\n".join(lines))
     if args.write:
-        write_section(lines)
+        write_section("reduction", "\n".join(lines))
     return 0
 
 

@@ -31,9 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
+from results import write_section
+
 HERE = Path(__file__).resolve().parent
 OPTIMUM = [-10, 2, 2, 2, 2, 2]
-START, END = "<!-- scale:start -->", "<!-- scale:end -->"
 
 
 def gaussians(n: int, seed: int = 0, rows: int = 1 << 22):
@@ -182,16 +183,6 @@ def table(results: dict, baseline: dict) -> list[str]:
     return lines
 
 
-def write_section(lines: list[str]) -> None:
-    path = HERE / "RESULTS.md"
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
-    section = "\n".join([START, *lines, END])
-    if START in text and END in text:
-        text = text[: text.index(START)] + section + text[text.index(END) + len(END):]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.write_text(text, encoding="utf-8")
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -250,7 +241,7 @@ def main() -> None:
                       f"model {tuple(streamed['model'])}."]
     print("\n".join(lines))
     if args.write:
-        write_section(lines)
+        write_section("scale", "\n".join(lines))
 
 
 if __name__ == "__main__":
