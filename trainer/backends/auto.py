@@ -234,8 +234,9 @@ def _cpsat_only(problem: SlimProblem, config, progress: Callable[[Progress], Non
                          max(0.01, config.time_limit - (time.monotonic() - start)), config.threads, config.seed,
                          progress=progress)
     if result is None:
-        raise ConfigError(f"--solver: cpsat needs integer or decimal columns and at most {cpsat.MAX_REAL_COLUMNS} "
-                          "real-valued ones; use --solver auto")
+        raise ConfigError(f"--solver: cpsat needs integer or decimal columns, at most {cpsat.MAX_REAL_COLUMNS} "
+                          "real-valued ones and few rows of several fractional values (whose float score "
+                          "may round either way at 0); use --solver auto")
     best = result.incumbent if result.incumbent is not None else incumbent
     return Outcome(best, result.lower_bound, result.status, "cpsat", time.monotonic() - start)
 

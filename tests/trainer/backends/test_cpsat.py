@@ -108,6 +108,19 @@ def test_more_real_columns_than_the_tables_allow_are_refused():
     assert cpsat.solve(problem, None, time_limit=5) is None
 
 
+def test_data_where_a_zero_score_leaves_most_rows_free_are_refused():
+    """Rows with several fractional decimals may round either way at a score of exactly 0, so
+    their prediction is left free there; when most rows are like that, the all-zero model
+    would make the bound worthless (spambase), and the data go to the big-M IP instead."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({c: rng.choice((0.1, 0.2, 0.3, 0.7), 40) for c in ("a", "b", "c")})
+    frame["y"] = rng.integers(0, 2, 40)
+    problem, _ = problem_of(frame, c0=0.02, **SMALL)
+    assert cpsat.encode(problem) is None
+    one_decimal, _ = problem_of(frame.drop(columns=["b", "c"]), c0=0.02, **SMALL)
+    assert cpsat.encode(one_decimal) is not None
+
+
 @pytest.mark.skipif(not (SHARED / "heart.csv").exists(), reason="heart.csv is not available")
 def test_cpsat_cbc_and_auto_prove_the_same_optimum_on_a_heart_sample():
     # heart's ExerciseSTDepression (one decimal) and MaxExerciseHRTargetRatio (arbitrary
