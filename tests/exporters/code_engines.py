@@ -105,15 +105,24 @@ spec = importlib.util.spec_from_file_location("exported", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 rows = json.load(sys.stdin)
-json.dump([[module.score(r), module.predict(r)] for r in rows], sys.stdout)
+names = sorted({{k for r in rows for k in r}})
+columns = {{k: [r.get(k) for r in rows] for k in names}}
+json.dump({result}, sys.stdout)
 """
 
 
+def call_export(path, rows: list[dict], result: str):
+    """Import the exported file by path in a fresh stdlib-only interpreter and return the JSON
+    of ``result``, an expression over ``module``, ``rows`` and ``columns`` (each input name to
+    its values in row order); JSON keeps ints and floats apart."""
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", DRIVER.format(result=result), str(path)],
+                          input=json.dumps(rows), capture_output=True, text=True, check=True, cwd=path.parent)
+    return json.loads(done.stdout)
+
+
 def import_and_score(path, rows: list[dict]) -> list[tuple]:
-    """Import the exported file by path in a fresh stdlib-only interpreter and score ``rows``."""
-    done = subprocess.run([sys.executable, "-I", "-S", "-c", DRIVER, str(path)], input=json.dumps(rows),
-                          capture_output=True, text=True, check=True, cwd=path.parent)
-    return [tuple(r) for r in json.loads(done.stdout)]
+    """score(row) and predict(row) of the exported file for each of ``rows``."""
+    return [tuple(r) for r in call_export(path, rows, "[[module.score(r), module.predict(r)] for r in rows]")]
 
 
 def onnx_feeds(model, rows: list[dict]) -> dict:

@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import onnx
 import pytest
 
 from code_models import DATASETS, breastcancer_model, case_rows, heart_model, mushroom_model, read_rows
-from code_engines import create_table, import_and_score, onnx_feeds, onnx_results, run_python_export, run_sql
+from code_engines import call_export, create_table, import_and_score, onnx_feeds, onnx_results, run_python_export, run_sql
 from scorecard.exporters import onnx as onnx_export
 from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
@@ -27,28 +24,15 @@ def expected(model, rows) -> list[tuple]:
     return [(score(model, r), predict(model, r)) for r in rows]
 
 
-BATCH_DRIVER = """
-import importlib.util, json, sys
-spec = importlib.util.spec_from_file_location("exported", sys.argv[1])
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
-rows = json.load(sys.stdin)
-names = sorted({k for r in rows for k in r})
-columns = {k: [r.get(k) for r in rows] for k in names}
-out = {"score_columns": module.score_columns(columns), "predict_columns": module.predict_columns(columns),
-       "score_rows": module.score_rows(rows), "predict_rows": module.predict_rows(iter(rows)),
-       "tuples": module.score_columns({k: tuple(v) for k, v in columns.items()}),
-       "one_by_one": [module.score(r) for r in rows]}
-json.dump(out, sys.stdout)
-"""
+BATCH = """{"score_columns": module.score_columns(columns), "predict_columns": module.predict_columns(columns),
+ "score_rows": module.score_rows(rows), "predict_rows": module.predict_rows(iter(rows)),
+ "tuples": module.score_columns({k: tuple(v) for k, v in columns.items()}),
+ "one_by_one": [module.score(r) for r in rows]}"""
 
 
 def batch_scores(path, rows: list[dict]) -> dict[str, list]:
-    """The exported file's batch functions on ``rows`` (as columns, as row dicts, as tuples),
-    in a fresh stdlib-only interpreter; JSON keeps ints and floats apart."""
-    done = subprocess.run([sys.executable, "-I", "-S", "-c", BATCH_DRIVER, str(path)], input=json.dumps(rows),
-                          capture_output=True, text=True, check=True, cwd=path.parent)
-    return json.loads(done.stdout)
+    """The exported file's batch functions on ``rows`` (as columns, as row dicts, as tuples)."""
+    return call_export(path, rows, BATCH)
 
 
 def typed_values(rows: list[dict]) -> list[dict]:

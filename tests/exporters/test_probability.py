@@ -11,18 +11,15 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
-import subprocess
-import sys
 from dataclasses import replace
 
 import numpy as np
 import onnxruntime as ort
 import pytest
 
-from code_engines import create_table, onnx_feeds, run_python_export, run_sql
-from code_models import DATASETS, breastcancer_model, case_rows, heart_model, mofn_model, mushroom_model
+from code_engines import call_export, create_table, onnx_feeds, run_python_export, run_sql
+from code_models import breastcancer_model, case_rows, heart_model, mofn_model, mushroom_model
 from scorecard.exporters import onnx as onnx_export
 from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
@@ -127,26 +124,12 @@ def test_sql_without_probability_adds_no_column(sqlite_con):
     assert list(got[0])[-2:] == ["score", "prediction"]
 
 
-PROBABILITY_DRIVER = """
-import importlib.util, json, sys
-spec = importlib.util.spec_from_file_location("exported", sys.argv[1])
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
-rows = json.load(sys.stdin)
-names = sorted({k for r in rows for k in r})
-columns = {k: [r.get(k) for r in rows] for k in names}
-json.dump({"one_by_one": [module.probability(r) for r in rows],
-           "columns": module.probability_columns(columns), "rows": module.probability_rows(rows)}, sys.stdout)
-"""
-
-
 def test_python_file_gives_the_runtime_risk_on_every_row(case, tmp_path):
     model, rows = case
     path = tmp_path / "exported.py"
     path.write_text(python_export.render(model), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-I", "-S", "-c", PROBABILITY_DRIVER, str(path)], input=json.dumps(rows),
-                          capture_output=True, text=True, check=True, cwd=tmp_path)
-    out = json.loads(done.stdout)
+    out = call_export(path, rows, '{"one_by_one": [module.probability(r) for r in rows], '
+                                  '"columns": module.probability_columns(columns), "rows": module.probability_rows(rows)}')
     want = expected(model, rows)
     assert out["one_by_one"] == want  # the same math.exp: the very floats
     assert out["columns"] == want and out["rows"] == want
