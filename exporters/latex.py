@@ -36,6 +36,9 @@ _ASCII = {
     "[": "{[}", "]": "{]}", "-": "-{}", "<": "<{}", ">": ">{}", ",": ",{}", "!": "!{}", "?": "?{}",
 }
 
+#: Non-ASCII symbols the scorecards themselves print (a risk table's ``≥ 2.5``), in math mode.
+_SYMBOLS = {"\u2264": r"$\leq$", "\u2265": r"$\geq$"}
+
 #: Latin-1 Supplement and Latin Extended-A minus the letters T1 has no glyph for, plus
 #: dashes and curly quotes: what ``inputenc`` (utf8) + ``fontenc`` (T1) typeset.
 _TYPESET = (set(map(chr, range(0xA0, 0x180))) - set("\u0126\u0127\u0138\u013f\u0140\u0149\u0166\u0167\u017f")
@@ -49,6 +52,8 @@ class TeX(str):
 def _char(c: str) -> str:
     if c in _ASCII:
         return _ASCII[c]
+    if c in _SYMBOLS:
+        return _SYMBOLS[c]
     if " " <= c <= "~" or c in _TYPESET:
         return c
     if unicodedata.category(c) != "Cc":

@@ -23,7 +23,11 @@ is decided here:
 - ``probability`` (runtime/risk.py) is shown as card score (points, without the intercept)
   -> risk. A risk table, ``{"method": "table", "table": [{"score": s, "risk": r}, ...]}``
   where ``s`` is the model's score (intercept included, as ``scorecard predict`` writes it),
-  is shown row for row. The logistic map, ``{"method": "logistic", "scale": s}``, is shown
+  is a step function (a score reads the row at or below it). When its card scores are
+  integers spanning at most ``MAX_RISKS`` totals it is shown at every total, as the paper's
+  risk scorecards do; otherwise step by step, each column labelled with where it starts
+  (``< s`` for the first, which also holds everything below, ``≥ s`` for the others; ``any``
+  for a table of one row). The logistic map, ``{"method": "logistic", "scale": s}``, is shown
   as its formula in card points (``risk = 1 / (1 + exp(-(SCORE - 19)))``) and, when the
   points are integers and every input takes finitely many card totals (no ``×`` row on a
   numeric input), as the risk at each total the card can reach (at most ``MAX_RISKS`` of
@@ -103,10 +107,12 @@ class Risk:
 
     score: Number
     risk: float
+    #: How the column is headed when it is a step of a risk table (``≥ 2.5``), else "".
+    label: str = ""
 
     @property
     def score_text(self) -> str:
-        return number_text(self.score)
+        return self.label or number_text(self.score)
 
     @property
     def risk_text(self) -> str:
@@ -127,6 +133,8 @@ class Card:
     risks: tuple[Risk, ...]
     #: The logistic score -> risk formula in card points ("" for a risk table or none).
     risk_formula: str = ""
+    #: True when ``risks`` are steps: a total reads the last column at or below it.
+    risk_steps: bool = False
 
     @property
     def is_rules(self) -> bool:
@@ -314,17 +322,37 @@ def _risks(model: Model) -> tuple[Risk, ...]:
         if not ok or not 0 <= entry["risk"] <= 1:
             raise ExportError(f"probability.table[{k}]: must be {{\"score\": number, \"risk\": number in [0, 1]}}")
         risks.append(Risk(score=entry["score"] - model.intercept, risk=float(entry["risk"])))
-    return tuple(sorted(risks, key=lambda r: r.score))
+    risks.sort(key=lambda r: r.score)
+    if _every_total(risks):
+        first, last = int(risks[0].score), int(risks[-1].score)
+        return tuple(Risk(score=points, risk=risk(model, model.intercept + points))
+                     for points in range(first, last + 1))
+    if len(risks) == 1:
+        return (Risk(score=risks[0].score, risk=risks[0].risk, label="any"),)
+    starts = [f"< {_short(risks[1].score)}"] + [f"\u2265 {_short(r.score)}" for r in risks[1:]]
+    return tuple(Risk(score=r.score, risk=r.risk, label=text) for r, text in zip(risks, starts))
+
+
+def _every_total(risks: list[Risk]) -> bool:
+    """True when a risk table's card scores are integers spanning at most ``MAX_RISKS`` totals."""
+    return (all(float(r.score).is_integer() for r in risks)
+            and risks[-1].score - risks[0].score < MAX_RISKS)
+
+
+def _short(score: Number) -> str:
+    """A step's start as printed: six significant digits (the model file keeps the exact value)."""
+    return number_text(score) if float(score).is_integer() else f"{score:.6g}"
 
 
 def card(model: Model) -> Card:
     """The scorecard of ``model``: what every paper-like format draws."""
     rows = tuple(_row(model, k, group) for k, group in enumerate(_groups(model), start=1))
+    risks = _risks(model)
     imputed = tuple((name, value if isinstance(value, str) else number_text(value))
                     for name, value in model.imputed.items())
     return Card(kind=model.kind, outcome=outcome_text(model), threshold=model.threshold,
-                rules_needed=model.rules_needed, rows=rows, imputed=imputed, risks=_risks(model),
-                risk_formula=risk_formula(model))
+                rules_needed=model.rules_needed, rows=rows, imputed=imputed, risks=risks,
+                risk_formula=risk_formula(model), risk_steps=any(r.label for r in risks))
 
 
 def risk_formula(model: Model) -> str:

@@ -17,6 +17,16 @@
   var risks = document.querySelectorAll("td[data-points]");
   var blocked = "";
 
+  /* The risk column of a total: the one at that total or, in a table of steps (data-steps),
+     the last one at or below it (the first below them all), as scorecard.runtime reads it. */
+  function riskColumn(points) {
+    var starts = Array.prototype.map.call(risks, function (td) { return Number(td.getAttribute("data-points")); });
+    if (!document.querySelector("table.risk[data-steps]")) { return points; }
+    var column = Math.min.apply(null, starts);
+    starts.forEach(function (s) { if (s <= points && s > column) { column = s; } });
+    return column;
+  }
+
   function isMissing(v) {
     return v === undefined || v === null || (typeof v === "string" && v.trim() === "") ||
       (typeof v === "number" && isNaN(v));
@@ -79,8 +89,9 @@
     total.setAttribute("data-prediction", problem ? "" : (score > 0 ? "1" : "0"));
     verdict.textContent = problem || (verdict.getAttribute("data-prefix") + String(points) + " " +
       verdict.getAttribute(score > 0 ? "data-yes" : "data-no"));
+    var column = problem ? null : riskColumn(points);
     Array.prototype.forEach.call(risks, function (td) {
-      td.classList.toggle("here", !problem && Number(td.getAttribute("data-points")) === points);
+      td.classList.toggle("here", column !== null && Number(td.getAttribute("data-points")) === column);
     });
   }
 

@@ -13,10 +13,10 @@ from typing import Callable
 import pytest
 
 from engines import Elements, chromium, pdf_info, pdf_text, squash
-from paper_models import ALL, HOSTILE, hostile
+from paper_models import ALL, HOSTILE, hostile, sleep_apnea
 from scorecard.exporters.html import SYMBOLS, render_html, script_json
 from scorecard.exporters.layout import card
-from scorecard.runtime import Model, predict, score
+from scorecard.runtime import Model, predict, risk, score
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def test_model_data_cannot_close_its_script_block():
 def test_risk_table_is_printed_by_card_score(printed):
     text = squash(printed("sleep_apnea").text)
     assert squash("RISK OF OSA or UARS BY SCORE") in text
-    assert squash("SCORE 0 4 8 12") in text
+    assert squash("SCORE < 4 \u2265 4 \u2265 8 \u2265 12") in text
     assert squash("RISK 4.0% 7.6%") in text
 
 
@@ -127,3 +127,17 @@ def test_hostile_title_is_escaped_in_the_source():
     assert "<script>alert" not in html
     assert "&lt;/script&gt;&lt;script&gt;alert(&#34;x&#34;)" in html
     assert HOSTILE not in html
+
+
+@pytest.mark.parametrize("changes, column", [({"age": 65, "snoring": 1}, "24"), ({"female": 1}, "0")])
+def test_calculator_marks_the_risk_step_its_total_falls_in(tmp_path, changes, column):
+    # sleep_apnea's table holds every 4th total, so it prints as steps ("< 4", "≥ 4", ...):
+    # 26 points read the "≥ 24" column, -8 points the first one, as the runtime reads them.
+    model = sleep_apnea()
+    row = {name.name: 0 for name in model.inputs} | {"age": 40, "body mass index": 20} | changes
+    page = tmp_path / "card.html"
+    page.write_text(render_html(model), encoding="utf-8")
+    dom = Elements(chromium(page, tmp_path / "card.pdf", [row], tmp_path / "profile"))
+    marked = {attrs["data-points"] for tag, attrs in dom.tags if "here" in attrs.get("class", "").split()}
+    assert marked == {column}
+    assert risk(model, score(model, row)) == next(r.risk for r in card(model).risks if str(r.score) == column)

@@ -117,3 +117,25 @@ def test_malformed_risk_table_is_refused():
     with pytest.raises(ModelError, match=r"probability.table\[0\]"):  # the model refuses it (runtime/risk.py)
         Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=model.terms,
               intercept=model.intercept, probability={"method": "table", "table": [{"score": 1, "risk": 1.5}]})
+
+
+def _with_table(model: Model, table: list[dict]) -> Model:
+    return Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=model.terms,
+                 intercept=model.intercept, probability={"method": "table", "table": table})
+
+
+def test_a_few_integer_steps_are_shown_at_every_total_between_them():
+    model = breastcancer()
+    steps = [{"score": model.intercept + s, "risk": r} for s, r in ((2, 0.1), (5, 0.5), (7, 0.9))]
+    risks = card(_with_table(model, steps)).risks
+    assert [(r.score_text, r.risk_text) for r in risks] == [
+        ("2", "10.0%"), ("3", "10.0%"), ("4", "10.0%"), ("5", "50.0%"), ("6", "50.0%"), ("7", "90.0%")]
+    assert not card(_with_table(model, steps)).risk_steps
+
+
+def test_real_valued_steps_are_labelled_where_each_starts():
+    model = breastcancer()
+    steps = [{"score": model.intercept + s, "risk": r} for s, r in ((-3.25, 0.0), (0.1 + 0.2, 0.4), (12.5, 1.0))]
+    c = card(_with_table(model, steps))
+    assert [r.score_text for r in c.risks] == ["< 0.3", "\u2265 0.3", "\u2265 12.5"]
+    assert c.risk_steps

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from scorecard.runtime import ModelError, dumps, loads, score
-from scorecard.runtime.risk import check_probability, risk
+from scorecard.runtime.risk import check_probability, risk, risk_function
 from scorecard.trainer.calibrate import isotonic, logistic, risk_table
 from scorecard.trainer.config import TrainConfig
 from scorecard.trainer.data import prepare
@@ -20,15 +20,20 @@ def test_pool_adjacent_violators_fits_the_closest_monotone_sequence():
     assert fitted.tolist() == pytest.approx([0.1, 1 / 3, 1 / 3, 1 / 3, 0.9])
 
 
-def test_table_has_a_row_per_distinct_score_and_never_decreases():
+def test_table_keeps_one_row_per_step_and_reads_the_per_score_fit_at_every_score():
     rng = np.random.default_rng(0)
-    scores = rng.integers(-5, 6, 2000)
-    y = np.where(rng.random(2000) < 1 / (1 + np.exp(-scores / 2)), 1, -1)
+    scores = rng.normal(0, 3, 3000).round(3)  # a real-valued model: ~2,600 distinct scores
+    y = np.where(rng.random(3000) < 1 / (1 + np.exp(-scores)), 1, -1)
     table = risk_table(scores, y)["table"]
-    assert [row["score"] for row in table] == sorted(set(scores.tolist()))
-    risks = [row["risk"] for row in table]
-    assert risks == sorted(risks) and 0 <= risks[0] and risks[-1] <= 1
     check_probability({"method": "table", "table": table})
+    risks = [row["risk"] for row in table]
+    assert all(a < b for a, b in zip(risks, risks[1:]))  # a row only where the risk steps up
+    assert len(table) < 100 < len(set(scores.tolist()))
+    distinct, inverse = np.unique(scores, return_inverse=True)
+    positive = np.bincount(inverse, weights=(y > 0).astype(float)) / np.bincount(inverse)
+    per_score = np.round(isotonic(positive, np.bincount(inverse).astype(float)), 6)
+    read = risk_function({"method": "table", "table": table})
+    assert [read(s) for s in distinct.tolist()] == per_score.tolist()
 
 
 def test_a_trained_zero_one_model_reads_its_risk_at_runtime():
