@@ -11,7 +11,8 @@ A model trained for it says how its score maps to the probability of the positiv
     A calibrated, monotone step function: rows sorted by ``score`` (strictly increasing),
     ``risk`` in [0, 1] and non-decreasing (isotonic regression of the training labels on
     the scores, one row where it steps: ``trainer/calibrate.py``). A score reads the row of
-    the largest table score at or below it; a score below the first row reads the first row. Used for models trained with the 0-1 loss (and the other losses).
+    the largest table score at or below it; a score below the first row reads the first row.
+    Used for models trained with the 0-1 loss (and the other losses).
 
 Exporters print the same thing: the logistic formula, or the table as a "score -> risk"
 list (the HTML/LaTeX scorecards' risk table).

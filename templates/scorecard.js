@@ -20,8 +20,8 @@
   /* The risk column of a total: the one at that total or, in a table of steps (data-steps),
      the last one at or below it (the first below them all), as scorecard.runtime reads it. */
   function riskColumn(points) {
-    var starts = Array.prototype.map.call(risks, function (td) { return Number(td.getAttribute("data-points")); });
     if (!document.querySelector("table.risk[data-steps]")) { return points; }
+    var starts = Array.prototype.map.call(risks, function (td) { return Number(td.getAttribute("data-points")); });
     var column = Math.min.apply(null, starts);
     starts.forEach(function (s) { if (s <= points && s > column) { column = s; } });
     return column;

@@ -55,9 +55,9 @@ def risk_table(scores: np.ndarray, y: np.ndarray, weights: np.ndarray | None = N
     total = np.bincount(inverse, weights=w, minlength=distinct.size)
     hits = np.bincount(inverse, weights=w * positive, minlength=distinct.size)
     share = np.divide(hits, total, out=np.zeros_like(hits), where=total > 0)
-    fitted = np.round(np.clip(isotonic(share, total), 0.0, 1.0), RISK_DIGITS)
-    steps = np.flatnonzero(np.r_[True, fitted[1:] != fitted[:-1]])
-    rows = [{"score": _plain(distinct[k]), "risk": float(fitted[k])} for k in steps]
+    fitted = [round(float(r), RISK_DIGITS) for r in np.clip(isotonic(share, total), 0.0, 1.0)]
+    rows = [{"score": _plain(s), "risk": r} for k, (s, r) in enumerate(zip(distinct, fitted))
+            if k == 0 or r != fitted[k - 1]]
     return {"method": "table", "table": rows}
 
 
