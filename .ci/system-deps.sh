@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # Install the system programs the tests run exports in, when they are missing:
-# chromium (HTML printing), pdflatex (LaTeX export), pdftotext (reading the PDFs back),
-# PostgreSQL 15 (the postgres SQL dialect). Does nothing when all are present.
+# chromium (HTML printing), pdflatex with the packages the LaTeX template loads (LaTeX
+# export), a CJK font (the hostile-name tests print a CJK character), pdftotext (reading
+# the PDFs back), PostgreSQL 15 (the postgres SQL dialect). Does nothing when all are present.
 # Debian/Ubuntu (apt-get); needs root or sudo only when something has to be installed.
 set -euo pipefail
 
 need=()
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || need+=(chromium)
 command -v pdflatex >/dev/null 2>&1 || need+=(texlive-latex-base texlive-latex-recommended texlive-latex-extra)
+for sty in lmodern booktabs tabularx geometry; do
+  kpsewhich "$sty.sty" >/dev/null 2>&1 || { need+=(lmodern texlive-latex-recommended); break; }
+done
+fc-list :lang=zh 2>/dev/null | grep -q . || need+=(fonts-wqy-zenhei)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 
 if [ ${#need[@]} -eq 0 ]; then
-  echo "system-deps: chromium, pdflatex, pdftotext and PostgreSQL are present"
+  echo "system-deps: chromium, pdflatex and its packages, a CJK font, pdftotext and PostgreSQL are present"
   exit 0
 fi
 

@@ -57,7 +57,9 @@ def pdf_info(pdf: Path) -> dict[str, str]:
 
 
 def pdf_text(pdf: Path) -> str:
-    return subprocess.run([need("pdftotext", "poppler-utils"), str(pdf), "-"], capture_output=True,
+    """The PDF's text in drawing order (``-raw``): the default reading order joins a line
+    that ends in a hyphen to the next and drops the hyphen ("<!--" wrapped after "<!-")."""
+    return subprocess.run([need("pdftotext", "poppler-utils"), "-raw", str(pdf), "-"], capture_output=True,
                           text=True, check=True).stdout
 
 

@@ -143,9 +143,9 @@ def _interrupt_after(seconds: float) -> threading.Timer:
 
 
 def test_ctrl_c_during_the_solve_returns_the_incumbent_as_interrupted():
-    # breastcancer at C0 = 0.01 takes CPLEX over a minute and our exhaustive search tens of
-    # seconds: the press lands mid-search.
-    data = prepare(pd.read_csv(SHARED / "breastcancer.csv"), "Benign")
+    # heart at C0 = 0.01: no solver proves it within two minutes (CPLEX included), so the
+    # press lands mid-search on any machine.
+    data = prepare(pd.read_csv(SHARED / "heart.csv"), "Disease")
     config = TrainConfig(solver="auto", c0=0.01, time_limit=120)
     problem = constrained_problem(design_for(data, config), data, config)
     timer = _interrupt_after(3.0)
@@ -156,5 +156,5 @@ def test_ctrl_c_during_the_solve_returns_the_incumbent_as_interrupted():
     assert out.status == "interrupted"
     assert out.seconds < 30
     assert out.incumbent.objective == pytest.approx(problem.objective(out.incumbent.coef, out.incumbent.intercept))
-    assert out.incumbent.objective < 0.06  # the warm start's model (0.0522), not an empty one
+    assert out.incumbent.objective < 0.25  # a searched model (about 0.18), not the empty one (0.46)
     assert out.gap is not None and out.gap > 0

@@ -11,7 +11,10 @@
 4. Otherwise exhaustive search over the models of at most 1, 2, ... features while each
    size is cheap: every larger model pays (m + 1) C0, a lower bound reported even if the
    rest times out (mushroom: 0.03 instead of CP-SAT's 0 at C0 = 0.01) and passed on.
-5. Then a MIP from the incumbent: CP-SAT over the larger models when OR-Tools is installed
+5. At the smallest C0s, where any penalty costs less than one avoidable error, CP-SAT over
+   the models making none (:mod:`.separable`): mushroom's 7-feature zero-error model, or
+   a proof in well under a second that none exists (breastcancer, mammo, heart).
+6. Then a MIP from the incumbent: CP-SAT over the larger models when OR-Tools is installed
    and its exact encoding applies (integer and decimal columns, up to two real-valued ones:
    see :func:`.cpsat.encode`; it beats HiGHS and CBC on the big-M IP), else the PuLP
    formulation on HiGHS (or CBC without highspy).
@@ -30,7 +33,7 @@ from ..formulation import Incumbent
 from ..problem import SlimProblem
 from ..progress import Progress, relative_gap
 from ..warmstart import warm_start
-from . import cpsat, enumerate as exhaustive
+from . import cpsat, enumerate as exhaustive, separable
 
 # Work (candidates x first-cascade rows) below which exhaustive search runs at once, and the
 # larger budget allowed after the full local search (about 1 s and 20 s of numpy on 2 cores).
@@ -113,8 +116,12 @@ def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int =
             return outcome(found.incumbent, found.lower_bound, found.status, "enumerate")
         covered = _few_features(problem, state["best"], deadline, report, raise_bound)
         larger = dataclasses.replace(problem, min_features=max(problem.min_features or 0, covered + 1))
-        remaining = max(0.01, deadline - time.monotonic())
         state["backend"] = "cpsat"
+        if cpsat.available() and separable.applies(larger, state["best"].objective):
+            found = _no_avoidable_error(larger, state["best"], deadline, threads, seed, report, raise_bound)
+            if found is not None:
+                return outcome(found.incumbent, found.lower_bound, found.status, "cpsat")
+        remaining = max(0.01, deadline - time.monotonic())
         if cpsat.available():  # None when its encoding does not apply
             result = cpsat.solve(larger, state["best"], remaining, threads, seed, progress=None
                                  if progress is None else _shifted(progress, start))
@@ -174,6 +181,36 @@ def _few_features(problem: SlimProblem, incumbent: Incumbent, deadline: float,
         covered, best = m, result.incumbent
         raise_bound(min(best.objective, unavoidable_loss(problem) + (m + 1) * price))
     return covered
+
+
+def _no_avoidable_error(problem: SlimProblem, incumbent: Incumbent, deadline: float, threads: int, seed: int,
+                        report: Callable[[Incumbent, str], None],
+                        raise_bound: Callable[[float], None]) -> cpsat.CpsatResult | None:
+    """CP-SAT over the models that predict every row by its heavier label (:mod:`.separable`)
+    for half the time left, and from the one it found for the rest: the optimum among them,
+    which is the optimum (with :func:`.separable.bound`) since ``separable.applies``; None,
+    the bound raised, when none exists or none was found."""
+    predictions = separable.majority(problem)
+    for share in (0.5, 1.0):
+        start = incumbent if separable.makes_no_avoidable_error(problem, incumbent) else None
+        if start is None and share == 1.0:
+            return None
+        result = cpsat.solve(problem, start, share * max(0.01, deadline - time.monotonic()), threads, seed,
+                             predictions=predictions)
+        if result is None:
+            return None
+        if result.incumbent is not None:
+            report(result.incumbent, "no avoidable error")
+            incumbent = min(incumbent, result.incumbent, key=lambda model: model.objective)
+        bound = incumbent.objective if result.status == "optimal" else separable.bound(problem, result.lower_bound)
+        raise_bound(min(bound, incumbent.objective))
+        if result.status == "interrupted":
+            raise KeyboardInterrupt  # solve() returns the best model so far
+        if result.status != "time_limit":  # proven or refuted
+            break
+    if not separable.makes_no_avoidable_error(problem, incumbent):
+        return None
+    return cpsat.CpsatResult(incumbent, min(bound, incumbent.objective), result.status)
 
 
 def _shifted(progress: Callable[[Progress], None], start: float) -> Callable[[Progress], None]:

@@ -64,8 +64,8 @@ def available() -> bool:
 
 @dataclass(frozen=True)
 class CpsatResult:
-    """The best model found, the proven lower bound and how the solve ended
-    ("optimal", "time_limit" or "interrupted")."""
+    """The best model found, the proven lower bound and how the solve ended ("optimal",
+    "time_limit", "interrupted", or "infeasible": no model and none exists)."""
 
     incumbent: Incumbent | None
     lower_bound: float
@@ -222,8 +222,12 @@ def _thresholds(multiplier: int, reals: tuple[float, ...], ranges: list[range], 
 
 
 def solve(problem: SlimProblem, incumbent: Incumbent | None, time_limit: float, threads: int = 2,
-          seed: int = 0, progress: Callable[[Progress], None] | None = None) -> CpsatResult | None:
+          seed: int = 0, progress: Callable[[Progress], None] | None = None,
+          predictions: np.ndarray | None = None) -> CpsatResult | None:
     """Solve ``problem`` exactly (None when :func:`encode` refuses the data).
+
+    ``predictions`` (1 positive, 0 negative, -1 free, per distinct row) restricts the search
+    to the models that predict so (:mod:`.separable`); status "infeasible" when none does.
 
     Ctrl-C during the solve stops the search and returns the best model with status
     "interrupted" instead of losing it.
@@ -262,6 +266,8 @@ def solve(problem: SlimProblem, incumbent: Incumbent | None, time_limit: float, 
     for k in range(problem.X.shape[0]):
         zk = model.NewBoolVar(f"z_{k}")
         z.append(zk)
+        if predictions is not None and predictions[k] >= 0:
+            model.Add(zk == int(predictions[k]))
         score = encoding.multiplier[k] * intercept + sum(int(encoding.scaled[k, j]) * coef[j]
                                                          for j in np.flatnonzero(encoding.scaled[k]))
         if problem.pos_w[k] > 0:
@@ -305,7 +311,9 @@ def solve(problem: SlimProblem, incumbent: Incumbent | None, time_limit: float, 
     interrupted = threading.Event()
     status = _solve_interruptibly(solver, model, Watch(), interrupted)
     found = best["incumbent"]
-    if status == cp_model.INFEASIBLE and incumbent is not None:
+    if status == cp_model.INFEASIBLE:
+        if incumbent is None:
+            return CpsatResult(None, math.inf, "infeasible")
         return CpsatResult(incumbent, incumbent.objective, "optimal")  # nothing beats it
     bound = solver.BestObjectiveBound() / scale - slack
     if found is not None:
