@@ -41,6 +41,7 @@ import numpy as np
 from .curvature import Evaluation, certify, newton, relax
 from .lattice import CoefficientSpace
 from .losses import Oracle
+from .solve import HIGHS_NO_SUB_MIP
 
 
 def quiet_highs():
@@ -130,7 +131,8 @@ class Master:
         self.h = h = quiet_highs()
         for name, value in (("mip_rel_gap", 0.0), ("mip_abs_gap", gap), ("threads", threads),
                             ("primal_feasibility_tolerance", 1e-9), ("dual_feasibility_tolerance", 1e-9),
-                            ("mip_feasibility_tolerance", 1e-9), ("random_seed", 0)):
+                            ("mip_feasibility_tolerance", 1e-9), ("random_seed", 0),
+                            *HIGHS_NO_SUB_MIP.items()):
             h.setOptionValue(name, value)
         self._inf = highspy.kHighsInf
         self._integer = highspy.HighsVarType.kInteger
