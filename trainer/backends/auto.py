@@ -11,9 +11,11 @@
 4. Otherwise exhaustive search over the models of at most 1, 2, ... features while each
    size is cheap: every larger model pays (m + 1) C0, a lower bound reported even if the
    rest times out (mushroom: 0.03 instead of CP-SAT's 0 at C0 = 0.01) and passed on.
-5. At the smallest C0s, where any penalty costs less than one avoidable error, CP-SAT over
-   the models making none (:mod:`.separable`): mushroom's 7-feature zero-error model, or
-   a proof in well under a second that none exists (breastcancer, mammo, heart).
+5. Where an avoidable error costs more than a feature, CP-SAT over the models making none
+   first (:mod:`.separable`): at the smallest C0s, where any penalty costs less, that is the
+   whole search (mushroom's 7-feature zero-error model); elsewhere its best model warm-starts
+   the next step, or a proof in well under a second that none exists raises the bound
+   (breastcancer, mammo, heart).
 6. Then a MIP from the incumbent: CP-SAT over the larger models when OR-Tools is installed
    and its exact encoding applies (integer and decimal columns, up to two real-valued ones:
    see :func:`.cpsat.encode`; it beats HiGHS and CBC on the big-M IP), else the PuLP
@@ -117,7 +119,7 @@ def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int =
         covered = _few_features(problem, state["best"], deadline, report, raise_bound)
         larger = dataclasses.replace(problem, min_features=max(problem.min_features or 0, covered + 1))
         state["backend"] = "cpsat"
-        if cpsat.available() and separable.applies(larger, state["best"].objective):
+        if cpsat.available() and separable.applies(larger):
             found = _no_avoidable_error(larger, state["best"], deadline, threads, seed, report, raise_bound)
             if found is not None:
                 return outcome(found.incumbent, found.lower_bound, found.status, "cpsat")
@@ -187,13 +189,15 @@ def _no_avoidable_error(problem: SlimProblem, incumbent: Incumbent, deadline: fl
                         report: Callable[[Incumbent, str], None],
                         raise_bound: Callable[[float], None]) -> cpsat.CpsatResult | None:
     """CP-SAT over the models that predict every row by its heavier label (:mod:`.separable`)
-    for half the time left, and from the one it found for the rest: the optimum among them,
-    which is the optimum (with :func:`.separable.bound`) since ``separable.applies``; None,
-    the bound raised, when none exists or none was found."""
+    for half the time left. Their best, with the bound min(U + d, their lower bound), settles
+    the problem when the bound reaches it; when ``separable.decisive`` (no model with an
+    avoidable error can beat one without), they get the rest of the time too and their best
+    is the answer. Otherwise None: the full search follows from the best model found."""
     predictions = separable.majority(problem)
+    decisive = separable.decisive(problem, incumbent.objective)
     for share in (0.5, 1.0):
         start = incumbent if separable.makes_no_avoidable_error(problem, incumbent) else None
-        if start is None and share == 1.0:
+        if share == 1.0 and (start is None or not decisive):
             return None
         result = cpsat.solve(problem, start, share * max(0.01, deadline - time.monotonic()), threads, seed,
                              predictions=predictions)
@@ -202,15 +206,16 @@ def _no_avoidable_error(problem: SlimProblem, incumbent: Incumbent, deadline: fl
         if result.incumbent is not None:
             report(result.incumbent, "no avoidable error")
             incumbent = min(incumbent, result.incumbent, key=lambda model: model.objective)
-        bound = incumbent.objective if result.status == "optimal" else separable.bound(problem, result.lower_bound)
-        raise_bound(min(bound, incumbent.objective))
+        restricted = result.incumbent.objective if result.status == "optimal" else result.lower_bound
+        bound = min(separable.bound(problem, restricted), incumbent.objective)
+        raise_bound(bound)
         if result.status == "interrupted":
             raise KeyboardInterrupt  # solve() returns the best model so far
-        if result.status != "time_limit":  # proven or refuted
-            break
-    if not separable.makes_no_avoidable_error(problem, incumbent):
-        return None
-    return cpsat.CpsatResult(incumbent, min(bound, incumbent.objective), result.status)
+        if bound >= incumbent.objective:
+            return cpsat.CpsatResult(incumbent, bound, "optimal")
+        if result.status != "time_limit":  # none exists, or the best of them may be beaten
+            return None
+    return cpsat.CpsatResult(incumbent, bound, "time_limit")
 
 
 def _shifted(progress: Callable[[Progress], None], start: float) -> Callable[[Progress], None]:

@@ -1,17 +1,19 @@
-"""The smallest C0s: when every model's penalty is below one avoidable error, search the
-models that make none, and certify the result.
+"""Small C0s: when an avoidable error costs more than a feature, search the models that
+make none first, and certify the result.
 
 Each distinct row's best prediction is its heavier label (:func:`majority`); a model that
 predicts every row so has the unavoidable loss U, and any other model pays at least U + d,
 d the smallest |pos_w - neg_w| among rows whose labels do not tie (:func:`lightest_error`).
 When the largest penalty (C0 and epsilon L1) a model can pay is below d, as at the paper's
 C0 = 0.9 / NP (Section 6: "the most accurate model"), the optimum is the sparsest such
-model if one exists. CP-SAT with every prediction fixed (:func:`.cpsat.solve` with
-``predictions``) has no implications left to branch on, only the covering problem of the
-coefficients: on mushroom it finds a 7-feature zero-error model in a minute where the full
-problem's search ends at 31 features. The certificate (:func:`bound`): the optimum is
-at least min(U + d, the restricted problem's lower bound), and a zero-error model proven
-sparsest among them and costing less than U + d is the optimum.
+model if one exists (:func:`decisive`); when only the cheapest feature costs less than d
+(:func:`applies`), such a model is a strong incumbent for the full search. CP-SAT with
+every prediction fixed (:func:`.cpsat.solve` with ``predictions``) has no implications left
+to branch on, only the covering problem of the coefficients: on mushroom it finds a
+7-feature zero-error model in a minute where the full problem's search ends at 31
+features. The certificate (:func:`bound`): the optimum is at least min(U + d, the
+restricted problem's lower bound), so the best model making no avoidable error is the
+optimum once that bound reaches it.
 """
 from __future__ import annotations
 
@@ -35,9 +37,16 @@ def lightest_error(problem: SlimProblem) -> float:
     return float(excess.min()) if len(excess) else float("inf")
 
 
-def applies(problem: SlimProblem, upper_bound: float) -> bool:
+def applies(problem: SlimProblem) -> bool:
+    """Whether one avoidable error costs more than the cheapest feature, so that a model
+    making none may well be the optimum (worth searching those first)."""
+    free = free_columns(problem)
+    return len(free) > 0 and float(problem.c0[free].min()) + problem.epsilon < lightest_error(problem)
+
+
+def decisive(problem: SlimProblem, upper_bound: float) -> bool:
     """Whether every model better than ``upper_bound`` pays less penalty than one avoidable
-    error (so the optimum makes none if any model can)."""
+    error, so that the optimum makes none if any model can."""
     limit = size_limit(problem, upper_bound)
     free = free_columns(problem)
     if limit is None or limit < 1 or len(free) == 0:

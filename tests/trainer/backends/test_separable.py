@@ -77,7 +77,7 @@ def test_auto_proves_the_brute_force_optimum_through_the_phase(monkeypatch, name
     monkeypatch.setattr(cpsat, "solve", spy)
     frame = CASES[name]
     problem = problem_of(frame, c0=tiny_c0(frame), **SMALL)
-    assert separable.applies(problem, warm_start(problem, seconds=0.0).objective)
+    assert separable.applies(problem) and separable.decisive(problem, warm_start(problem, seconds=0.0).objective)
     out = auto.solve(problem, time_limit=30, threads=1)
     assert out.status == "optimal"
     assert out.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
@@ -98,6 +98,29 @@ def test_the_bound_never_exceeds_the_optimum(seed):
     assert separable.bound(problem, restricted) <= brute_force(problem) + 1e-12
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_where_an_error_may_still_pay_the_full_search_follows(monkeypatch, seed):
+    # C0 0.02 < one error (1/30), but the rule needs three features (0.06): a model with an
+    # error and fewer features can win, so the phase only hands its model to the full search.
+    for budget in ("QUICK_WORK", "FULL_WORK", "SIZE_WORK"):
+        monkeypatch.setattr(auto, budget, 0)
+    solves = []
+
+    def spy(*args, **kwargs):
+        solves.append("restricted" if kwargs.get("predictions") is not None else "full")
+        return cpsat_solve(*args, **kwargs)
+
+    cpsat_solve = cpsat.solve
+    monkeypatch.setattr(cpsat, "solve", spy)
+    problem = problem_of(rows(seed), c0=0.02, **SMALL)
+    assert separable.applies(problem)
+    assert not separable.decisive(problem, warm_start(problem, seconds=0.0).objective)
+    out = auto.solve(problem, time_limit=30, threads=1)
+    assert solves == ["restricted", "full"]
+    assert out.status == "optimal"
+    assert out.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
+
+
 def test_majority_follows_the_heavier_label_and_leaves_ties_free():
     frame = pd.DataFrame({"f": [0, 0, 0, 1, 1, 2], "y": [1, 1, 0, 1, 0, 0]})
     problem = problem_of(frame, c0=0.01, **SMALL)
@@ -105,10 +128,10 @@ def test_majority_follows_the_heavier_label_and_leaves_ties_free():
     assert separable.lightest_error(problem) == pytest.approx(1 / 6)
 
 
-def test_a_large_c0_is_not_the_phase_s_business():
+def test_a_c0_above_one_error_is_not_the_phase_s_business():
     frame = rows(1)
-    problem = problem_of(frame, c0=0.05, **SMALL)
-    assert not separable.applies(problem, warm_start(problem, seconds=0.0).objective)
+    problem = problem_of(frame, c0=0.05, **SMALL)  # one error costs 1/30
+    assert not separable.applies(problem)
 
 
 @pytest.mark.skipif(not (SHARED / "mushroom.csv").exists(), reason="mushroom.csv is not available")
