@@ -23,32 +23,10 @@ from scorecard.trainer.fit import fit_problem, train
 from scorecard.trainer.resolve import constrained_problem, design_for
 from scorecard.trainer.warmstart import warm_start
 
-from slimdata import tiny
+from slimdata import brute_force, problem_of, tiny
 from testdata import SHARED
 
 SMALL = dict(coef_min=-2, coef_max=2, intercept_min=-5, intercept_max=5)
-
-
-def problem_of(frame: pd.DataFrame, **options):
-    data = prepare(frame, "y")
-    config = TrainConfig(**options)
-    return constrained_problem(design_for(data, config), data, config), config
-
-
-def brute_force(problem) -> float:
-    """The least objective over every coefficient vector and intercept in the box."""
-    ranges = [range(int(lo), int(hi) + 1) for lo, hi in zip(problem.coef_lo, problem.coef_hi)]
-    best = np.inf
-    for coef in itertools.product(*ranges):
-        coef = np.array(coef)
-        size = np.count_nonzero(coef)
-        if problem.max_features is not None and size > problem.max_features:
-            continue
-        if problem.min_features is not None and size < problem.min_features:
-            continue
-        for b in range(problem.intercept_lo, problem.intercept_hi + 1):
-            best = min(best, problem.objective(coef, b))
-    return best
 
 
 def real_valued(seed: int = 5, n: int = 30) -> pd.DataFrame:

@@ -14,22 +14,14 @@ import pandas as pd
 import pytest
 
 from scorecard.trainer.backends import auto, cpsat
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import prepare
 from scorecard.trainer.fit import fit_problem
-from scorecard.trainer.resolve import constrained_problem, design_for
 
+from slimdata import brute_force, problem_of
 from testdata import SHARED
 
 pytestmark = pytest.mark.skipif(not cpsat.available(), reason="OR-Tools is not installed")
 
 SMALL = dict(coef_min=-3, coef_max=3, intercept_min=-4, intercept_max=4)
-
-
-def problem_of(frame: pd.DataFrame, **options):
-    data = prepare(frame, "y")
-    config = TrainConfig(**options)
-    return constrained_problem(design_for(data, config), data, config), config
 
 
 def models(problem):
@@ -38,10 +30,6 @@ def models(problem):
     for coef in itertools.product(*ranges):
         for b in range(problem.intercept_lo, problem.intercept_hi + 1):
             yield np.array(coef), b
-
-
-def brute_force(problem) -> float:
-    return min(problem.objective(coef, b) for coef, b in models(problem))
 
 
 # Reals whose float products and sums land a rounding error from an integer: 0.7 + 0.3 - 1

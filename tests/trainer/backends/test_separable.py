@@ -2,7 +2,6 @@
 the models that make no avoidable error, and the certificate drawn from it."""
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -16,23 +15,12 @@ from scorecard.trainer.data import prepare
 from scorecard.trainer.resolve import constrained_problem, design_for
 from scorecard.trainer.warmstart import warm_start
 
+from slimdata import brute_force, problem_of
 from testdata import SHARED
 
 pytestmark = pytest.mark.skipif(not cpsat.available(), reason="OR-Tools is not installed")
 
 SMALL = dict(coef_min=-3, coef_max=3, intercept_min=-5, intercept_max=5)
-
-
-def problem_of(frame: pd.DataFrame, **options):
-    data = prepare(frame, "y")
-    config = TrainConfig(**options)
-    return constrained_problem(design_for(data, config), data, config)
-
-
-def brute_force(problem) -> float:
-    ranges = [range(int(lo), int(hi) + 1) for lo, hi in zip(problem.coef_lo, problem.coef_hi)]
-    return min(problem.objective(np.array(coef), b) for coef in itertools.product(*ranges)
-               for b in range(problem.intercept_lo, problem.intercept_hi + 1))
 
 
 def rows(seed: int, n: int = 30, noise: float = 0.0, twins: int = 0) -> pd.DataFrame:
@@ -61,22 +49,29 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_auto_proves_the_brute_force_optimum_through_the_phase(monkeypatch, name):
-    # Without the exhaustive searches, the phase is what decides: the optimum must not change.
+@pytest.fixture
+def solves(monkeypatch) -> list[tuple[str, str]]:
+    """auto without its exhaustive searches, so the phase decides; each CP-SAT solve it runs
+    is recorded as ("restricted" or "full", its status)."""
     for budget in ("QUICK_WORK", "FULL_WORK", "SIZE_WORK"):
         monkeypatch.setattr(auto, budget, 0)
-    solves = []
+    calls = []
+    cpsat_solve = cpsat.solve
 
     def spy(*args, **kwargs):
         result = cpsat_solve(*args, **kwargs)
-        solves.append(("restricted" if kwargs.get("predictions") is not None else "full", result.status))
+        calls.append(("restricted" if kwargs.get("predictions") is not None else "full", result.status))
         return result
 
-    cpsat_solve = cpsat.solve
     monkeypatch.setattr(cpsat, "solve", spy)
+    return calls
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_auto_proves_the_brute_force_optimum_through_the_phase(solves, name):
+    # The optimum must not change, whichever way the phase goes.
     frame = CASES[name]
-    problem = problem_of(frame, c0=tiny_c0(frame), **SMALL)
+    problem, _ = problem_of(frame, c0=tiny_c0(frame), **SMALL)
     assert separable.applies(problem) and separable.decisive(problem, warm_start(problem, seconds=0.0).objective)
     out = auto.solve(problem, time_limit=30, threads=1)
     assert out.status == "optimal"
@@ -92,45 +87,35 @@ def test_auto_proves_the_brute_force_optimum_through_the_phase(monkeypatch, name
 @pytest.mark.parametrize("seed", range(6))
 def test_the_bound_never_exceeds_the_optimum(seed):
     frame = rows(seed, n=24, noise=0.1 * (seed % 3), twins=seed % 2 * 3)
-    problem = problem_of(frame, c0=tiny_c0(frame), **SMALL)
+    problem, _ = problem_of(frame, c0=tiny_c0(frame), **SMALL)
     result = cpsat.solve(problem, None, time_limit=20, threads=1, predictions=separable.majority(problem))
     restricted = result.lower_bound if result.status != "infeasible" else math.inf
     assert separable.bound(problem, restricted) <= brute_force(problem) + 1e-12
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_where_an_error_may_still_pay_the_full_search_follows(monkeypatch, seed):
+def test_where_an_error_may_still_pay_the_full_search_follows(solves, seed):
     # C0 0.02 < one error (1/30), but the rule needs three features (0.06): a model with an
     # error and fewer features can win, so the phase only hands its model to the full search.
-    for budget in ("QUICK_WORK", "FULL_WORK", "SIZE_WORK"):
-        monkeypatch.setattr(auto, budget, 0)
-    solves = []
-
-    def spy(*args, **kwargs):
-        solves.append("restricted" if kwargs.get("predictions") is not None else "full")
-        return cpsat_solve(*args, **kwargs)
-
-    cpsat_solve = cpsat.solve
-    monkeypatch.setattr(cpsat, "solve", spy)
-    problem = problem_of(rows(seed), c0=0.02, **SMALL)
+    problem, _ = problem_of(rows(seed), c0=0.02, **SMALL)
     assert separable.applies(problem)
     assert not separable.decisive(problem, warm_start(problem, seconds=0.0).objective)
     out = auto.solve(problem, time_limit=30, threads=1)
-    assert solves == ["restricted", "full"]
+    assert [kind for kind, _ in solves] == ["restricted", "full"]
     assert out.status == "optimal"
     assert out.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
 
 
 def test_majority_follows_the_heavier_label_and_leaves_ties_free():
     frame = pd.DataFrame({"f": [0, 0, 0, 1, 1, 2], "y": [1, 1, 0, 1, 0, 0]})
-    problem = problem_of(frame, c0=0.01, **SMALL)
+    problem, _ = problem_of(frame, c0=0.01, **SMALL)
     assert separable.majority(problem).tolist() == [1, -1, 0]
     assert separable.lightest_error(problem) == pytest.approx(1 / 6)
 
 
 def test_a_c0_above_one_error_is_not_the_phase_s_business():
     frame = rows(1)
-    problem = problem_of(frame, c0=0.05, **SMALL)  # one error costs 1/30
+    problem, _ = problem_of(frame, c0=0.05, **SMALL)  # one error costs 1/30
     assert not separable.applies(problem)
 
 
