@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
+from .errors import ModelError
 from .files import write_atomic
 
 FORMAT = "scorecard-model"
@@ -22,10 +23,6 @@ KINDS = ("linear", "m_of_n")
 
 Number = Union[int, float]
 Value = Union[int, float, str]
-
-
-class ModelError(ValueError):
-    """A model file (or a model built in code) breaks the format; the message names the field."""
 
 
 @dataclass(frozen=True)

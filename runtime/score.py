@@ -11,11 +11,8 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
+from .errors import RowError
 from .model import Input, Model, Number, Term, Value
-
-
-class RowError(ValueError):
-    """A row holds a value the model cannot read (e.g. text in a numeric input)."""
 
 
 def is_missing(value: object) -> bool:
