@@ -37,16 +37,16 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-
-from scorecard.trainer.backends import auto, cpsat, enumerate as exhaustive
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import prepare, read_table
-from scorecard.trainer.fit import fit_problem
-from scorecard.trainer.problem import SlimProblem
-from scorecard.trainer.resolve import constrained_problem, design_for
-from scorecard.trainer.warmstart import warm_start
-
 from results import section, write_section
+from scorecard.trainer.data.families import design_for
+from scorecard.trainer.data.prepare import prepare, read_table
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.problem.constrained import constrained_problem
+from scorecard.trainer.problem.slim import SlimProblem
+from scorecard.trainer.search import exhaustive
+from scorecard.trainer.search.warm_start import warm_start
+from scorecard.trainer.solvers import auto, cpsat
+from scorecard.trainer.solvers.fit import fit_problem
 
 DATASETS = ("bankruptcy", "breastcancer", "haberman", "mammo", "heart", "mushroom", "spambase", "adult")
 BACKENDS = ("cplex", "cplex-grouped", "auto", "enumerate", "cpsat", "highs", "cbc")

@@ -36,13 +36,11 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-
+from results import write_section
 from scorecard.exporters import onnx as onnx_export
 from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
 from scorecard.runtime import Input, Model, Target, Term, score
-
-from results import write_section
 
 HERE = Path(__file__).resolve().parent
 NAMES = [f"x{k}" for k in range(1, 12)]

@@ -28,15 +28,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
-
-from scorecard.runtime import Model
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import LabeledData, prepare, read_table
-from scorecard.trainer.fit import train
-from scorecard.trainer.solve import InfeasibleError
-from scorecard.crossval import model_size, stratified_folds
-
 from results import write_section
+from scorecard.runtime import Model
+from scorecard.runtime.errors import InfeasibleError
+from scorecard.trainer.data.prepare import LabeledData, prepare, read_table
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.train import train
+
+from scorecard.crossval import model_size, stratified_folds
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

@@ -31,16 +31,19 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from paper_table import class_weights, load, machine  # benchmarks/paper_table.py: same data, weights, header
-
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.fit import fit_problem, train
-from scorecard.trainer.formulation import local_search
-from scorecard.trainer.reduce import LP_SLACK, HingeProxy, majority
-from scorecard.trainer.resolve import constrained_problem, design_for
-
+from paper_table import (  # benchmarks/paper_table.py: same data, weights, header
+    class_weights,
+    load,
+    machine,
+)
 from results import write_section
+from scorecard.trainer.data.families import design_for
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.problem.constrained import constrained_problem
+from scorecard.trainer.search.local_search import local_search
+from scorecard.trainer.solvers.fit import fit_problem
+from scorecard.trainer.solvers.reduce import LP_SLACK, HingeProxy, majority
+from scorecard.trainer.train import train
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS.md"

@@ -30,7 +30,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from results import write_section
 
 HERE = Path(__file__).resolve().parent
@@ -51,14 +50,14 @@ def gaussians(n: int, seed: int = 0, rows: int = 1 << 22):
 
 
 def space(n: int):
-    from scorecard.trainer.lattice import CoefficientSpace
+    from scorecard.trainer.convex.lattice import CoefficientSpace
 
     return CoefficientSpace(lower=(-10,) * 6, upper=(10,) * 6, c0=(0.0,) + (0.9 / n,) * 5)
 
 
 def run_ours(n: int, threads: int) -> dict:
-    from scorecard.trainer.decompose import cutting_planes
-    from scorecard.trainer.losses import ArrayOracle
+    from scorecard.trainer.convex.cutting_planes import cutting_planes
+    from scorecard.trainer.convex.losses import ArrayOracle
 
     X, y = gaussians(n)
     start = time.perf_counter()
@@ -70,8 +69,8 @@ def run_ours(n: int, threads: int) -> dict:
 
 
 def run_parquet(n: int, path: str) -> dict:
-    from scorecard.trainer.decompose import cutting_planes
-    from scorecard.trainer.losses import ParquetOracle, ParquetSource
+    from scorecard.trainer.convex.cutting_planes import cutting_planes
+    from scorecard.trainer.convex.losses import ParquetOracle, ParquetSource
 
     start = time.perf_counter()
     oracle = ParquetOracle(ParquetSource(path, tuple(f"x{j}" for j in range(5)), "y", 1))

@@ -9,8 +9,8 @@ __version__ = "0.1.0"
 _LAZY = {
     "SLIMClassifier": "scorecard.trainer.estimator",
     "MofNClassifier": "scorecard.trainer.estimator",
-    "TrainConfig": "scorecard.trainer.config",
-    "train": "scorecard.trainer.fit",
+    "TrainConfig": "scorecard.trainer.options.config",
+    "train": "scorecard.trainer.train",
     "load": "scorecard.runtime",
     "Model": "scorecard.runtime",
 }

@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 USER_ERRORS = {  # module -> the error it raises for bad input (exit 2)
-    "scorecard.trainer.config": "ConfigError", "scorecard.trainer.data": "DataError",
+    "scorecard.trainer.options.config": "ConfigError", "scorecard.trainer.data.prepare": "DataError",
     "scorecard.runtime.model": "ModelError", "scorecard.runtime.score": "RowError",
     "scorecard.exporters.registry": "ExportError",
 }
@@ -171,7 +171,7 @@ def _number(text: str, option: str) -> float:
 
 
 def _load_data(path: str, target: str, positive, missing: str):
-    from scorecard.trainer.data import prepare, read_table
+    from scorecard.trainer.data.prepare import prepare, read_table
 
     data = prepare(read_table(path), target, positive, missing, source=path)
     for note in data.notes:
@@ -184,8 +184,8 @@ def _load_data(path: str, target: str, positive, missing: str):
 
 
 def _train(data, config, progress):
-    from scorecard.trainer.fit import train
-    from scorecard.trainer.solve import InfeasibleError
+    from scorecard.runtime.errors import InfeasibleError
+    from scorecard.trainer.train import train
 
     try:
         return train(data, config, progress=progress)
@@ -223,7 +223,7 @@ def with_train_options(command):
 
 def _configure(options: dict):
     """(TrainConfig, target, positive) from the config file and the flags given (flags win)."""
-    from scorecard.trainer.config import TrainConfig, load_toml, merge
+    from scorecard.trainer.options.config import TrainConfig, load_toml, merge
 
     flags = dict(options)
     config_path = flags.pop("config")
@@ -298,7 +298,7 @@ def predict(model: ModelPath, data: Data,
 
 def _csv_text(path: str):
     """The data as CSV text: the file itself, or a Parquet file rendered as CSV."""
-    from scorecard.trainer.data import PARQUET_SUFFIXES, read_table
+    from scorecard.trainer.data.prepare import PARQUET_SUFFIXES, read_table
 
     if path.lower().endswith(PARQUET_SUFFIXES):
         frame = read_table(path)
@@ -359,9 +359,9 @@ def cv(data: Data, options: dict,
     """Stratified K-fold cross-validation: train/test error, size, time, status and gap per fold."""
     from scorecard import crossval
     from scorecard.live import LiveProgress
+    from scorecard.runtime.errors import InfeasibleError
     from scorecard.svgplot import error_vs_size
-    from scorecard.trainer.fit import train as fit
-    from scorecard.trainer.solve import InfeasibleError
+    from scorecard.trainer.train import train as fit
 
     cfg, target_name, positive_value = _configure(options)
     grid = _numbers(c0_grid, "--c0-grid") or (cfg.c0,)

@@ -13,8 +13,9 @@ from typing import Callable
 import numpy as np
 
 from scorecard.runtime import Model, predict
-from scorecard.trainer.config import ConfigError, TrainConfig
-from scorecard.trainer.data import LabeledData
+from scorecard.runtime.errors import ConfigError
+from scorecard.trainer.data.prepare import LabeledData
+from scorecard.trainer.options.config import TrainConfig
 
 INFEASIBLE = "infeasible"
 

@@ -10,7 +10,7 @@ from typing import TextIO
 
 
 class LiveProgress:
-    """A ``progress`` callback for :func:`scorecard.trainer.fit.train` that redraws one line.
+    """A ``progress`` callback for :func:`scorecard.trainer.train` that redraws one line.
 
     Redraws at most every ``interval`` seconds; :meth:`close` ends the line.
     """

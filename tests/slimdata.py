@@ -5,11 +5,10 @@ import itertools
 
 import numpy as np
 import pandas as pd
-
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import LabeledData, prepare
-from scorecard.trainer.resolve import constrained_problem, design_for
-
+from scorecard.trainer.data.families import design_for
+from scorecard.trainer.data.prepare import LabeledData, prepare
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.problem.constrained import constrained_problem
 from testdata import SHARED
 
 

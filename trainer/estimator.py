@@ -11,9 +11,9 @@ import inspect
 import numpy as np
 import pandas as pd
 
-from .config import TrainConfig
-from .data import prepare
-from .fit import train
+from .data.prepare import prepare
+from .options.config import TrainConfig
+from .train import train
 
 TARGET = "__target__"
 
@@ -72,7 +72,11 @@ class SLIMClassifier:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
 
     def __sklearn_tags__(self):
-        from sklearn.utils import ClassifierTags, Tags, TargetTags  # only asked for by scikit-learn
+        from sklearn.utils import (  # only asked for by scikit-learn
+            ClassifierTags,
+            Tags,
+            TargetTags,
+        )
 
         return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
                     classifier_tags=ClassifierTags(multi_class=False))

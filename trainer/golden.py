@@ -14,7 +14,6 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-
 from scorecard.runtime import GoldenRow, Model, score
 from scorecard.runtime.score import contribution, decide
 

@@ -6,9 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from scorecard.runtime import load, score
-
 from testdata import EXAMPLES
 
 DATA = EXAMPLES / "breastcancer.csv"

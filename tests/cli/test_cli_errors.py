@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from scorecard.runtime import Input, Model, Target, Term, dump
 
 GOOD = "y,a,b\n1,1,0\n0,2,1\n1,3,0\n0,4,1\n"

@@ -8,13 +8,13 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from scorecard.runtime.errors import ConfigError
+from scorecard.runtime.files import atomic_output, write_atomic
+from scorecard.trainer.solvers.progress import Progress
 
 from scorecard.crossval import stratified_folds
-from scorecard.runtime.files import atomic_output, write_atomic
 from scorecard.live import LiveProgress
 from scorecard.svgplot import error_vs_size
-from scorecard.trainer.config import ConfigError
-from scorecard.trainer.progress import Progress
 
 
 class Terminal(io.StringIO):

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pandas as pd
-
 from scorecard.runtime import Input, Model, Target, Term, dump
 
 

@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from code_models import CASES
 from scorecard.runtime import Model
 

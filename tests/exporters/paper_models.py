@@ -5,7 +5,16 @@ rows scored by the runtime itself.
 """
 from __future__ import annotations
 
-from scorecard.runtime import GoldenRow, Input, Model, Target, Term, Training, predict, score
+from scorecard.runtime import (
+    GoldenRow,
+    Input,
+    Model,
+    Target,
+    Term,
+    Training,
+    predict,
+    score,
+)
 
 HOSTILE = '</script><script>alert("x")</script> & <!-- é ü 猫 🙂 % $ # _ { } ~ ^ \\ \'q\' a--b <<c>> ,,d [e]'
 

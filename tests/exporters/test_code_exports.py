@@ -11,9 +11,23 @@ import math
 import numpy as np
 import onnx
 import pytest
-
-from code_models import DATASETS, breastcancer_model, case_rows, heart_model, mushroom_model, read_rows
-from code_engines import call_export, create_table, import_and_score, onnx_feeds, onnx_results, run_python_export, run_sql
+from code_engines import (
+    call_export,
+    create_table,
+    import_and_score,
+    onnx_feeds,
+    onnx_results,
+    run_python_export,
+    run_sql,
+)
+from code_models import (
+    DATASETS,
+    breastcancer_model,
+    case_rows,
+    heart_model,
+    mushroom_model,
+    read_rows,
+)
 from scorecard.exporters import onnx as onnx_export
 from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-
 from code_golden import FOLDER, renderings
 
 RENDERED = renderings()

@@ -12,15 +12,20 @@ import math
 
 import numpy as np
 import pytest
-
+from code_engines import (
+    import_and_score,
+    onnx_results,
+    quote,
+    run_python_export,
+    run_sql,
+)
 from code_models import with_golden
-from code_engines import import_and_score, onnx_results, quote, run_python_export, run_sql
-from test_code_exports import batch_scores, same
 from scorecard.exporters import onnx as onnx_export
 from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
 from scorecard.exporters.verify import verify
 from scorecard.runtime import Input, Model, Target, Term, predict, score
+from test_code_exports import batch_scores, same
 
 SQLI = 'Uniformity "Size"; DROP TABLE input; --'
 SCRIPT = "<script>alert('x')</script>"

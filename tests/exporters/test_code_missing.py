@@ -9,7 +9,6 @@ import math
 
 import numpy as np
 import pytest
-
 from code_engines import onnx_results, run_sql
 from code_models import breastcancer_model, mushroom_model, read_rows, with_golden
 from scorecard.exporters import onnx as onnx_export

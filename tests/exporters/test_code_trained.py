@@ -6,7 +6,6 @@ hand-built models of code_models.py are the fast path for the same checks.
 from __future__ import annotations
 
 import pytest
-
 from code_models import DATASETS, read_rows
 from scorecard.exporters.verify import verify
 
@@ -16,9 +15,9 @@ from scorecard.exporters.verify import verify
                                                  ("mushroom_raw.csv", "poisonous", "impute"),
                                                  ("heart.csv", "Disease", "null")])
 def test_trained_model_agrees_everywhere(data, target, missing, pg_dsn):
-    from scorecard.trainer.config import TrainConfig
-    from scorecard.trainer.data import prepare, read_table
-    from scorecard.trainer.fit import train
+    from scorecard.trainer.data.prepare import prepare, read_table
+    from scorecard.trainer.options.config import TrainConfig
+    from scorecard.trainer.train import train
 
     labeled = prepare(read_table(str(DATASETS / data)), target, 1, missing, data)
     model = train(labeled, TrainConfig(time_limit=20, c0=0.01))

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 import pytest
-
 from engines import Elements, chromium, pdf_info, pdf_text, squash
 from paper_models import ALL, HOSTILE, hostile, sleep_apnea
 from scorecard.exporters.html import SYMBOLS, render_html, script_json

@@ -5,7 +5,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 import pytest
-
 from engines import pdf_info, pdf_text, pdflatex, squash
 from paper_models import ALL, breastcancer
 from scorecard.exporters.latex import render_latex, tex

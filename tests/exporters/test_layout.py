@@ -4,7 +4,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from paper_models import breastcancer, long_card, m_of_n, mushroom, sleep_apnea
 from scorecard.exporters.layout import card, number_text
 from scorecard.runtime import Input, Model, ModelError, Target, Term, score

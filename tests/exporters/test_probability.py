@@ -17,9 +17,20 @@ from dataclasses import replace
 import numpy as np
 import onnxruntime as ort
 import pytest
-
-from code_engines import call_export, create_table, onnx_feeds, run_python_export, run_sql
-from code_models import breastcancer_model, case_rows, heart_model, mofn_model, mushroom_model
+from code_engines import (
+    call_export,
+    create_table,
+    onnx_feeds,
+    run_python_export,
+    run_sql,
+)
+from code_models import (
+    breastcancer_model,
+    case_rows,
+    heart_model,
+    mofn_model,
+    mushroom_model,
+)
 from scorecard.exporters import onnx as onnx_export
 from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
@@ -27,7 +38,16 @@ from scorecard.exporters.layout import card
 from scorecard.exporters.registry import ExportError
 from scorecard.exporters.text import render_text
 from scorecard.exporters.verify import verify
-from scorecard.runtime import Input, Model, RowError, Target, Term, risk, score, score_csv
+from scorecard.runtime import (
+    Input,
+    Model,
+    RowError,
+    Target,
+    Term,
+    risk,
+    score,
+    score_csv,
+)
 
 REL = 1e-12
 

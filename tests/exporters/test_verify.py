@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
 from code_models import CASES, DATASETS, breastcancer_model, read_rows, with_golden
 from scorecard.exporters import verify as verify_module
 from scorecard.exporters.verify import FormatCheck, verify, verify_all

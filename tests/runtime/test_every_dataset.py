@@ -13,9 +13,7 @@ import subprocess
 import sys
 
 import pytest
-
 from scorecard.runtime import Input, Model, Target, Term, dump
-
 from testdata import EXAMPLES, shared_datasets
 
 DATASETS = shared_datasets() or [EXAMPLES / "breastcancer.csv"]

@@ -4,8 +4,18 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from scorecard.runtime import GoldenRow, Input, Model, ModelError, Target, Term, Training, dumps, load, loads
+from scorecard.runtime import (
+    GoldenRow,
+    Input,
+    Model,
+    ModelError,
+    Target,
+    Term,
+    Training,
+    dumps,
+    load,
+    loads,
+)
 from scorecard.runtime.model import dump
 
 

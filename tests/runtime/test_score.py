@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-
 from scorecard.runtime import Input, Model, RowError, Target, Term, predict, score
 
 

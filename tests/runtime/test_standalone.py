@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from scorecard.runtime import Input, Model, Target, Term, dump
-
 from testdata import ROOT
 
 CHECK = """

@@ -13,16 +13,17 @@ import threading
 import numpy as np
 import pandas as pd
 import pytest
-
-from scorecard.trainer.backends import auto, cpsat, enumerate as exhaustive
-from scorecard.trainer.backends.sweep import Sweeper
-from scorecard.trainer.bounds import conflict_loss
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import prepare
-from scorecard.trainer.fit import fit_problem, train
-from scorecard.trainer.resolve import constrained_problem, design_for
-from scorecard.trainer.warmstart import warm_start
-
+from scorecard.trainer.data.families import design_for
+from scorecard.trainer.data.prepare import prepare
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.problem.bounds import conflict_loss
+from scorecard.trainer.problem.constrained import constrained_problem
+from scorecard.trainer.search import exhaustive
+from scorecard.trainer.search.sweep import Sweeper
+from scorecard.trainer.search.warm_start import warm_start
+from scorecard.trainer.solvers import auto, cpsat
+from scorecard.trainer.solvers.fit import fit_problem
+from scorecard.trainer.train import train
 from slimdata import brute_force, problem_of, tiny
 from testdata import SHARED
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-
 from scorecard.runtime import Model, Target, score
-from scorecard.trainer.binarize import binarize, nice_cut, thresholds
-from scorecard.trainer.data import prepare
+from scorecard.trainer.data.binarize import binarize, nice_cut, thresholds
+from scorecard.trainer.data.prepare import prepare
 
 
 def mixed() -> pd.DataFrame:

@@ -6,13 +6,12 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-
 from scorecard.runtime import ModelError, dumps, loads, score
 from scorecard.runtime.risk import check_probability, risk, risk_function
 from scorecard.trainer.calibrate import isotonic, logistic, risk_table
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import prepare
-from scorecard.trainer.fit import train
+from scorecard.trainer.data.prepare import prepare
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.train import train
 
 
 def test_pool_adjacent_violators_fits_the_closest_monotone_sequence():

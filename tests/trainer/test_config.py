@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-
-from scorecard.trainer.config import ConfigError, TrainConfig, load_toml, merge
+from scorecard.runtime.errors import ConfigError
+from scorecard.trainer.options.config import TrainConfig, load_toml, merge
 
 
 def test_toml_keys_in_cli_or_field_spelling_become_options(write):

@@ -2,19 +2,22 @@
 from __future__ import annotations
 
 import json
-import tomllib
 
 import numpy as np
 import pandas as pd
 import pytest
-
+import tomllib
 from scorecard.runtime import dumps, predict
-from scorecard.trainer.config import ConfigError, TrainConfig
-from scorecard.trainer.constraints import PRESETS, AtMostOne, Requires, parse_coef_set
-from scorecard.trainer.data import prepare
-from scorecard.trainer.fit import train
-from scorecard.trainer.solve import InfeasibleError
-
+from scorecard.runtime.errors import ConfigError, InfeasibleError
+from scorecard.trainer.data.prepare import prepare
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.options.constraints import (
+    PRESETS,
+    AtMostOne,
+    Requires,
+    parse_coef_set,
+)
+from scorecard.trainer.train import train
 from testdata import SHARED
 
 CLINICIAN_TOML = """

@@ -4,9 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-
-from scorecard.trainer.data import DataError, prepare, read_table
-
+from scorecard.runtime.errors import DataError
+from scorecard.trainer.data.prepare import prepare, read_table
 from testdata import SHARED
 
 

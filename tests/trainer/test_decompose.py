@@ -6,16 +6,19 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-
-from scorecard.runtime.risk import risk
 from scorecard.runtime import score
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import prepare
-from scorecard.trainer.decompose import cutting_planes
-from scorecard.trainer.fit import train
-from scorecard.trainer.lattice import CoefficientSpace
-from scorecard.trainer.losses import LOSSES, ArrayOracle, pointwise, signed_columns
-
+from scorecard.runtime.risk import risk
+from scorecard.trainer.convex.cutting_planes import cutting_planes
+from scorecard.trainer.convex.lattice import CoefficientSpace
+from scorecard.trainer.convex.losses import (
+    LOSSES,
+    ArrayOracle,
+    pointwise,
+    signed_columns,
+)
+from scorecard.trainer.data.prepare import prepare
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.train import train
 from test_losses import gaussian
 
 

@@ -1,7 +1,6 @@
 import numpy as np
 import pandas as pd
-
-from scorecard.trainer.encode import encode
+from scorecard.trainer.data.design import encode
 from slimdata import labeled
 
 

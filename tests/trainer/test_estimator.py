@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
-
-from scorecard import SLIMClassifier
 from scorecard.runtime import Model, score
 from slimdata import tiny
+
+from scorecard import SLIMClassifier
 
 FAST = dict(coef_min=-3, coef_max=3, intercept_min=-10, intercept_max=10, time_limit=10)
 

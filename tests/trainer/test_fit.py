@@ -3,11 +3,10 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-
 from scorecard.runtime import predict, score
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.fit import train
-from scorecard.trainer.solve import InfeasibleError
+from scorecard.runtime.errors import InfeasibleError
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.train import train
 from slimdata import breastcancer, labeled, tiny
 
 SMALL = dict(coef_min=-3, coef_max=3, intercept_min=-10, intercept_max=10, time_limit=20)
@@ -91,7 +90,7 @@ def test_golden_rows_turn_every_term_on_and_off_and_cross_the_boundary():
 def test_golden_rows_include_a_missing_value_when_the_data_had_some():
     frame = tiny(3).astype(object)
     frame.loc[0, "f0"] = None
-    from scorecard.trainer.data import prepare
+    from scorecard.trainer.data.prepare import prepare
     model = train(prepare(frame, "y", missing="impute"), TrainConfig(c0=0.001, **SMALL))
     blanked = [g for g in model.golden if any(v is None for v in g.row.values())]
     assert len(blanked) == 1

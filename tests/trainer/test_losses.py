@@ -3,9 +3,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from scorecard.trainer.losses import (LOSSES, ArrayOracle, DaskOracle, ParquetOracle, ParquetSource,
-                                      pointwise, signed_columns)
+from scorecard.trainer.convex.losses import (
+    LOSSES,
+    ArrayOracle,
+    DaskOracle,
+    ParquetOracle,
+    ParquetSource,
+    pointwise,
+    signed_columns,
+)
 
 
 def gaussian(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

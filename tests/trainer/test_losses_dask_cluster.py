@@ -11,11 +11,9 @@ import os
 
 import numpy as np
 import pytest
-
-from scorecard.trainer.decompose import cutting_planes
-from scorecard.trainer.lattice import CoefficientSpace
-from scorecard.trainer.losses import BLOCK_ROWS, ArrayOracle, DaskOracle
-
+from scorecard.trainer.convex.cutting_planes import cutting_planes
+from scorecard.trainer.convex.lattice import CoefficientSpace
+from scorecard.trainer.convex.losses import BLOCK_ROWS, ArrayOracle, DaskOracle
 from test_losses import POINTS, gaussian
 
 

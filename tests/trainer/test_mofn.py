@@ -4,12 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-
-from scorecard.runtime import loads, dumps, predict
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import prepare, read_table
-from scorecard.trainer.fit import train
-
+from scorecard.runtime import dumps, loads, predict
+from scorecard.trainer.data.prepare import prepare, read_table
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.train import train
 from testdata import EXAMPLES, SHARED
 
 BREASTCANCER = EXAMPLES / "breastcancer.csv"

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import prepare
-from scorecard.trainer.fit import train
+from scorecard.trainer.data.prepare import prepare
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.train import train
 
 
 def lopsided(n: int = 200) -> pd.DataFrame:

@@ -1,10 +1,10 @@
 import numpy as np
 import pandas as pd
 import pytest
-
-from scorecard.trainer.config import ConfigError, TrainConfig
-from scorecard.trainer.encode import encode
-from scorecard.trainer.problem import build_problem, margin
+from scorecard.runtime.errors import ConfigError
+from scorecard.trainer.data.design import encode
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.problem.slim import build_problem, margin
 from slimdata import labeled
 
 

@@ -6,14 +6,15 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-
-from scorecard.trainer.config import ConfigError, TrainConfig
-from scorecard.trainer.data import prepare
-from scorecard.trainer.fit import fit_problem, train
-from scorecard.trainer.formulation import local_search
-from scorecard.trainer.reduce import HingeProxy, fit_reduced, reduce_problem
-from scorecard.trainer.resolve import constrained_problem, design_for
-
+from scorecard.runtime.errors import ConfigError
+from scorecard.trainer.data.families import design_for
+from scorecard.trainer.data.prepare import prepare
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.problem.constrained import constrained_problem
+from scorecard.trainer.search.local_search import local_search
+from scorecard.trainer.solvers.fit import fit_problem
+from scorecard.trainer.solvers.reduce import HingeProxy, fit_reduced, reduce_problem
+from scorecard.trainer.train import train
 from testdata import SHARED
 
 TARGETS = {"bankruptcy": "NotBankrupt", "breastcancer": "Benign", "haberman": "AliveAfter5Yrs", "mammo": "Malignant"}

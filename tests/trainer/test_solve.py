@@ -1,9 +1,9 @@
 import pytest
-
-from scorecard.trainer.config import ConfigError, TrainConfig
-from scorecard.trainer.fit import train
-from scorecard.trainer.progress import CbcLogWatcher, Progress
-from scorecard.trainer.solve import available
+from scorecard.runtime.errors import ConfigError
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.solvers.progress import CbcLogWatcher, Progress
+from scorecard.trainer.solvers.pulp_mip import available
+from scorecard.trainer.train import train
 from slimdata import breastcancer, labeled, tiny
 
 SMALL = dict(coef_min=-3, coef_max=3, intercept_min=-10, intercept_max=10, time_limit=20, c0=0.02)
@@ -63,11 +63,11 @@ def test_highs_stops_at_its_time_limit_where_its_sub_mip_heuristics_hung(monkeyp
     import time
 
     import numpy as np
+    from scorecard.trainer.data.prepare import prepare, read_table
+    from scorecard.trainer.solvers import cpsat
+    from testdata import SHARED
 
     from scorecard.crossval import stratified_folds
-    from scorecard.trainer.backends import cpsat
-    from scorecard.trainer.data import prepare, read_table
-    from testdata import SHARED
 
     monkeypatch.setattr(cpsat, "encode", lambda problem: None)  # the PuLP/HiGHS path, as for spambase
     data = prepare(read_table(str(SHARED / "heart.csv")), "Disease", positive="1")

@@ -6,12 +6,11 @@ from collections import defaultdict
 import numpy as np
 import pandas as pd
 import pytest
-
 from scorecard.runtime import predict
-from scorecard.trainer.config import ConfigError, TrainConfig
-from scorecard.trainer.data import prepare
-from scorecard.trainer.fit import train
-
+from scorecard.runtime.errors import ConfigError
+from scorecard.trainer.data.prepare import prepare
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.train import train
 from testdata import SHARED
 
 HABERMAN = SHARED / "haberman.csv"

@@ -6,13 +6,12 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
-
-from scorecard.trainer.backends import auto
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import prepare
-from scorecard.trainer.resolve import constrained_problem, design_for
-from scorecard.trainer.warmstart import warm_start
-
+from scorecard.trainer.data.families import design_for
+from scorecard.trainer.data.prepare import prepare
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.problem.constrained import constrained_problem
+from scorecard.trainer.search.warm_start import warm_start
+from scorecard.trainer.solvers import auto
 from slimdata import tiny
 from testdata import SHARED, shared_datasets
 

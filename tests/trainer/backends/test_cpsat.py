@@ -12,10 +12,8 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-
-from scorecard.trainer.backends import auto, cpsat
-from scorecard.trainer.fit import fit_problem
-
+from scorecard.trainer.solvers import auto, cpsat
+from scorecard.trainer.solvers.fit import fit_problem
 from slimdata import brute_force, problem_of
 from testdata import SHARED
 

@@ -7,14 +7,14 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-
-from scorecard.trainer.backends import auto, cpsat, separable
-from scorecard.trainer.bounds import unavoidable_loss
-from scorecard.trainer.config import TrainConfig
-from scorecard.trainer.data import prepare
-from scorecard.trainer.resolve import constrained_problem, design_for
-from scorecard.trainer.warmstart import warm_start
-
+from scorecard.trainer.data.families import design_for
+from scorecard.trainer.data.prepare import prepare
+from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.problem.bounds import unavoidable_loss
+from scorecard.trainer.problem.constrained import constrained_problem
+from scorecard.trainer.search import no_error as separable
+from scorecard.trainer.search.warm_start import warm_start
+from scorecard.trainer.solvers import auto, cpsat
 from slimdata import brute_force, problem_of
 from testdata import SHARED
 

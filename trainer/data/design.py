@@ -1,0 +1,86 @@
+"""From typed input columns to the design matrix the integer program reads.
+
+Every design column remembers the raw condition it stands for (input, op, value, label), so
+a coefficient found by the solver becomes a runtime :class:`Term` with no guessing. Numeric
+and binary inputs enter as ``linear`` columns (points times the value, as in the paper's
+Section 3.1 scoring systems); categorical inputs are one-hot coded into ``==`` columns, one
+per level seen in training. Derived columns (thresholds for M-of-N and TILM, Section 3.3-3.4)
+are more :class:`Column` objects appended by :func:`extend`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scorecard.runtime import Term
+
+from .prepare import LabeledData
+
+
+@dataclass(frozen=True)
+class Column:
+    """One design column: the condition a coefficient multiplies.
+
+    ``op`` and ``value`` follow the runtime's :class:`Term`: ``linear`` (value None, the
+    column holds the input itself), ``==``/``>=``/``<`` (a scalar), ``in`` (a tuple of levels);
+    the column then holds 1.0 where the condition holds and 0.0 elsewhere.
+    """
+
+    input: str
+    op: str
+    value: object
+    label: str
+
+    def term(self, points: int | float) -> Term:
+        """The scorecard row for this column worth ``points``."""
+        return Term(input=self.input, op=self.op, value=self.value, points=points, label=self.label)
+
+    def values(self, raw: pd.Series) -> np.ndarray:
+        """The column computed from the raw input values (the runtime's meaning of the term)."""
+        if self.op == "linear":
+            return raw.to_numpy(dtype=np.float64)
+        if self.op == "==":
+            return (raw == self.value).to_numpy(dtype=np.float64)
+        if self.op == ">=":
+            return (raw.to_numpy(dtype=np.float64) >= self.value).astype(np.float64)
+        if self.op == "<":
+            return (raw.to_numpy(dtype=np.float64) < self.value).astype(np.float64)
+        return raw.isin(self.value).to_numpy(dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Design:
+    """The design matrix ``X`` (rows of the data x ``columns``, float64) and its columns."""
+
+    columns: tuple[Column, ...]
+    X: np.ndarray
+
+    def extend(self, data: LabeledData, columns: list[Column]) -> "Design":
+        """This design with more columns computed from ``data`` (e.g. thresholds)."""
+        return build(data, list(self.columns) + list(columns))
+
+
+def default_columns(data: LabeledData) -> list[Column]:
+    """One ``linear`` column per numeric/binary input, one ``==`` column per category level."""
+    columns: list[Column] = []
+    for inp in data.inputs:
+        if inp.type == "categorical":
+            levels = inp.categories if inp.categories is not None else sorted(set(data.frame[inp.name]))
+            columns += [Column(inp.name, "==", level, f"{inp.name} = {level}") for level in levels]
+        else:
+            columns.append(Column(inp.name, "linear", None, inp.name))
+    return columns
+
+
+def build(data: LabeledData, columns: list[Column]) -> Design:
+    """The design with the given columns evaluated on ``data``."""
+    X = np.zeros((len(data.frame), len(columns)), dtype=np.float64)
+    for j, col in enumerate(columns):
+        X[:, j] = col.values(data.frame[col.input])
+    return Design(columns=tuple(columns), X=X)
+
+
+def encode(data: LabeledData) -> Design:
+    """The default SLIM design of ``data`` (linear numeric columns, one-hot categoricals)."""
+    return build(data, default_columns(data))

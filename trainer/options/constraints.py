@@ -1,0 +1,446 @@
+"""The constraint language: a practitioner's requirements as data, checked once.
+
+"At most 10 items, false-positive rate at most 20 %, hypertension only adds risk" is
+written once (TOML, CLI flags or Python) and every model trained with it obeys it exactly
+on the training data. This module holds the vocabulary and its parsing; the integer
+program side is ``formulation/constraints.py``. The pieces, with the paper's sections
+(Ustun & Rudin, "Methods and Models for Interpretable Linear Classification"):
+
+- coefficient sets per input and for the intercept, as ranges, lists or named presets
+  such as "two significant digits" (Section 2.2);
+- sign constraints (2.3, already ``TrainConfig.signs``); per-input C0 preferences and the
+  missing-data penalty C0 + M/N (2.4);
+- composition: ``max_features``/``min_features`` (in ``TrainConfig``), at-most-one-of
+  groups, if-then requirements and hierarchies (2.5);
+- PILM tiers of coefficient sets with their own penalties (3.2); cut points and negations
+  for M-of-N and TILM rules, and TILM's C_f, C_t, R_max (3.3).
+
+Constraints name *raw* input columns (as in the data); a categorical input's constraint
+applies to all of its one-hot columns. :func:`check_names` refuses unknown names and
+suggests the closest one.
+
+The TOML schema (every key is also a ``TrainConfig`` field, so ``TrainConfig(**toml)``
+works; plain dicts and lists are turned into the dataclasses below):
+
+    max_features = 10
+    max_fpr = 0.20
+    intercept_set = [-20, -10, -5, 0]
+    [signs]
+    hypertension = "+"
+    [coefficients]            # per input: a range, a list or a preset
+    age = { min = 0, max = 5 }
+    income = "two_significant_digits"
+    bmi = [0, 1, 2, 5]
+    [c0_by_input]             # accuracy you give up to use this input (default: c0)
+    smoking = 0.05
+    [[at_most_one]]
+    of = ["male", "female"]
+    [[requires]]
+    if_any = ["heart_attack", "hypertension"]
+    then = "stroke"
+    [[hierarchy]]
+    leaf = "diabetes_type2"
+    ancestors = ["diabetes"]
+    [[tiers]]                 # PILM: first tier = most interpretable, smallest c0
+    values = { min = -10, max = 10 }
+    c0 = 0.01
+    [cuts]                    # M-of-N / TILM rule thresholds
+    age = [40, 60]
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from scorecard.runtime.errors import ConfigError
+
+Number = int | float
+
+
+# ------------------------------------------------------------------ coefficient sets
+
+
+def _significant_digits(digits: int, largest: int) -> tuple[int, ...]:
+    """0 and the integers up to ``largest`` in magnitude with at most ``digits`` significant digits.
+
+    Section 2.2's set: lambda = d1 * 10**E1 + d2 * 10**(E1 - 1), digits d in -9..9 and
+    E1 in 0..3, whose integers are exactly the two-significant-digit ones in +-9900.
+    """
+    values = {0}
+    for mantissa in range(1, 10 ** digits):
+        scale = 1
+        while mantissa * scale <= largest:
+            values.update({mantissa * scale, -mantissa * scale})
+            scale *= 10
+    return tuple(sorted(values))
+
+
+#: Named coefficient sets (Section 2.2): readable magnitudes when inputs differ in scale.
+PRESETS: dict[str, tuple[int, ...]] = {
+    "two_significant_digits": _significant_digits(2, 9900),
+    "one_significant_digit": _significant_digits(1, 9000),
+}
+
+
+@dataclass(frozen=True)
+class CoefSet:
+    """The values a coefficient may take (Section 2.2's Lset_j), sorted and distinct.
+
+    A feature's set always holds 0 (the paper's assumption (ii): any input can be left
+    out); the intercept's set need not.
+    """
+
+    values: tuple[Number, ...]
+
+    def __post_init__(self) -> None:
+        if not self.values or not all(_finite(v) for v in self.values):
+            raise ConfigError(f"coefficient set {list(self.values)!r} is not valid; use a non-empty list of numbers")
+        object.__setattr__(self, "values", tuple(sorted(set(_as_int_if_whole(v) for v in self.values))))
+
+    @classmethod
+    def range(cls, low: int, high: int) -> "CoefSet":
+        """All integers in ``[low, high]``."""
+        return cls(tuple(range(low, high + 1)))
+
+    @property
+    def low(self) -> Number:
+        return self.values[0]
+
+    @property
+    def high(self) -> Number:
+        return self.values[-1]
+
+    @property
+    def is_integer_range(self) -> bool:
+        """True when the set is every integer between its ends (bounds suffice, no u binaries)."""
+        return all(isinstance(v, int) for v in self.values) and len(self.values) == self.high - self.low + 1
+
+    def with_zero(self) -> "CoefSet":
+        return self if 0 in self.values else CoefSet(self.values + (0,))
+
+    def signed(self, sign: str | None) -> "CoefSet":
+        """The part of the set allowed by a sign constraint ``+`` (>= 0) or ``-`` (<= 0)."""
+        if sign == "+":
+            return CoefSet(tuple(v for v in self.values if v >= 0) or (0,))
+        if sign == "-":
+            return CoefSet(tuple(v for v in self.values if v <= 0) or (0,))
+        return self
+
+    def describe(self) -> str:
+        if self.is_integer_range and len(self.values) > 3:
+            return f"integers {self.low}..{self.high}"
+        if len(self.values) > 12:
+            return f"{len(self.values)} values from {self.low} to {self.high}"
+        return "{" + ", ".join(str(v) for v in self.values) + "}"
+
+
+def parse_coef_set(spec: Any, where: str) -> CoefSet:
+    """A coefficient set from its TOML/CLI form.
+
+    ``"two_significant_digits"`` (a preset), ``"-5..5"`` (an integer range), ``"0,1,2,5"``
+    or ``[0, 1, 2, 5]`` (a list), or a table ``{min, max, values | preset}`` where
+    ``min``/``max`` bound the integers, the list or the preset.
+    """
+    if isinstance(spec, CoefSet):
+        return spec
+    if isinstance(spec, str):
+        text = spec.strip()
+        if text in PRESETS:
+            return CoefSet(PRESETS[text])
+        if ".." in text:
+            low, _, high = text.partition("..")
+            return parse_coef_set({"min": _number(low, where), "max": _number(high, where)}, where)
+        if "," in text or _is_number_text(text):
+            return parse_coef_set([_number(part, where) for part in text.split(",") if part.strip()], where)
+        raise ConfigError(f"{where}: {spec!r} is not a coefficient set; use a range like '-5..5', "
+                          f"a list like '0,1,2,5' or a preset ({_closest_hint(text, PRESETS)})")
+    if isinstance(spec, (list, tuple)):
+        if not spec or not all(_finite(v) for v in spec):
+            raise ConfigError(f"{where}: {list(spec)!r} is not valid; use a non-empty list of numbers")
+        return CoefSet(tuple(spec))
+    if isinstance(spec, Mapping):
+        unknown = set(spec) - {"min", "max", "values", "preset"}
+        if unknown:
+            raise ConfigError(f"{where}: unknown key {sorted(unknown)[0]!r}; use min, max, values or preset")
+        if "values" in spec and "preset" in spec:
+            raise ConfigError(f"{where}: give either values or preset, not both")
+        low, high = spec.get("min"), spec.get("max")
+        for key, v in (("min", low), ("max", high)):
+            if v is not None and not _finite(v):
+                raise ConfigError(f"{where}.{key}: {v!r} is not a number")
+        if "values" in spec or "preset" in spec:
+            base = parse_coef_set(spec.get("values", spec.get("preset")), where)
+            kept = tuple(v for v in base.values if (low is None or v >= low) and (high is None or v <= high))
+            if not kept:
+                raise ConfigError(f"{where}: no value of {base.describe()} lies in [{low}, {high}]")
+            return CoefSet(kept)
+        if not (_int(low) and _int(high) and low <= high):
+            raise ConfigError(f"{where}: {{min = {low!r}, max = {high!r}}} is not valid; use integers with min <= max")
+        return CoefSet.range(low, high)
+    raise ConfigError(f"{where}: {spec!r} is not a coefficient set; use a range, a list or a preset name")
+
+
+# ------------------------------------------------------------------ composition (2.5)
+
+
+@dataclass(frozen=True)
+class AtMostOne:
+    """At most one of these inputs is used: alpha_male + alpha_female <= 1 (Section 2.5)."""
+
+    of: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"at_most_one of {list(self.of)}"
+
+
+@dataclass(frozen=True)
+class Requires:
+    """If any input of ``if_any`` is used, every input of ``then`` is used too (Section 2.5).
+
+    The paper's alpha_heart_attack + alpha_hypertension <= 2 alpha_stroke.
+    """
+
+    if_any: tuple[str, ...]
+    then: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"requires {list(self.then)} if any of {list(self.if_any)}"
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """``leaf`` is used only together with all of its ``ancestors`` (a partial order, 2.5)."""
+
+    leaf: str
+    ancestors: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"hierarchy {self.leaf} under {list(self.ancestors)}"
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A PILM interpretability set and its penalty (Section 3.2): using a coefficient from
+    ``values`` costs ``c0`` of training accuracy. Tiers are listed from the most
+    interpretable; a tier's set excludes the values of earlier tiers.
+    """
+
+    values: CoefSet
+    c0: float
+
+
+# ------------------------------------------------------------------ normalization
+
+
+def normalize_config(config: Any) -> None:
+    """Turn the constraint fields of a ``TrainConfig`` into the dataclasses and check them.
+
+    Called from ``TrainConfig.__post_init__``; accepts the plain values TOML gives (dicts,
+    lists, strings) and the dataclasses themselves, and raises ``ConfigError`` naming the
+    option and how to fix it.
+    """
+    def put(name: str, value: Any) -> None:
+        object.__setattr__(config, name, value)
+
+    put("coefficients", {str(k): parse_coef_set(v, f"coefficients.{k}")
+                         for k, v in _table(config.coefficients, "coefficients").items()})
+    if config.intercept_set is not None:
+        put("intercept_set", parse_coef_set(config.intercept_set, "intercept_set"))
+    c0s = _table(config.c0_by_input, "c0_by_input")
+    for name, v in c0s.items():
+        if not (_finite(v) and v >= 0):
+            raise ConfigError(f"c0_by_input.{name}: {v!r} is not valid; use a number >= 0 (e.g. 0.05)")
+    put("c0_by_input", dict(c0s))
+    put("at_most_one", tuple(_at_most_one(g, f"at_most_one[{k}]") for k, g in enumerate(_list(config.at_most_one, "at_most_one"))))
+    put("requires", tuple(_requires(r, f"requires[{k}]") for k, r in enumerate(_list(config.requires, "requires"))))
+    put("hierarchy", tuple(_hierarchy(h, f"hierarchy[{k}]") for k, h in enumerate(_list(config.hierarchy, "hierarchy"))))
+    put("tiers", _tiers(_list(config.tiers, "tiers")))
+    if config.model == "pilm" and not config.tiers:
+        raise ConfigError("tiers: --model pilm needs at least one tier, e.g. "
+                          "[[tiers]] values = {min = -10, max = 10}, c0 = 0.01")
+    cuts = {}
+    for name, values in _table(config.cuts, "cuts").items():
+        vals = values if isinstance(values, (list, tuple)) else [values]
+        if not vals or not all(_finite(v) for v in vals):
+            raise ConfigError(f"cuts.{name}: {values!r} is not valid; use a list of numbers, e.g. [40, 60]")
+        cuts[str(name)] = tuple(sorted(set(_as_int_if_whole(v) for v in vals)))
+    put("cuts", cuts)
+    if not (_int(config.max_thresholds) and config.max_thresholds >= 1):
+        raise ConfigError(f"--max-thresholds: {config.max_thresholds!r} is not valid; use an integer >= 1")
+    if not (_int(config.max_rules_per_feature) and config.max_rules_per_feature >= 1):
+        raise ConfigError(f"--max-rules-per-feature: {config.max_rules_per_feature!r} is not valid; use an integer >= 1")
+    for name in ("c_feature", "c_rule"):
+        v = getattr(config, name)
+        if v is not None and not (_finite(v) and v >= 0):
+            raise ConfigError(f"--{name.replace('_', '-')}: {v!r} is not valid; use a number >= 0")
+
+
+def _tiers(raw: Sequence[Any]) -> tuple[Tier, ...]:
+    tiers: list[Tier] = []
+    taken: set[Number] = {0}
+    for k, t in enumerate(raw):
+        where = f"tiers[{k}]"
+        if isinstance(t, Tier):
+            values, c0 = t.values, t.c0
+        elif isinstance(t, Mapping) and set(t) == {"values", "c0"}:
+            values, c0 = parse_coef_set(t["values"], f"{where}.values"), t["c0"]
+        else:
+            raise ConfigError(f"{where}: {t!r} is not a tier; use {{values = {{min = -10, max = 10}}, c0 = 0.01}}")
+        if not (_finite(c0) and c0 >= 0):
+            raise ConfigError(f"{where}.c0: {c0!r} is not valid; use a number >= 0")
+        if tiers and not c0 > tiers[-1].c0:
+            raise ConfigError(f"{where}.c0: {c0} must be larger than the previous tier's c0 ({tiers[-1].c0}); "
+                              "list tiers from the most interpretable (cheapest) to the least")
+        fresh = tuple(v for v in values.values if v not in taken)
+        if not fresh:
+            raise ConfigError(f"{where}.values: every value is already in an earlier tier; widen the set")
+        taken.update(fresh)
+        tiers.append(Tier(CoefSet(fresh), float(c0)))
+    return tuple(tiers)
+
+
+def _at_most_one(g: Any, where: str) -> AtMostOne:
+    if isinstance(g, AtMostOne):
+        return g
+    if isinstance(g, Mapping) and set(g) == {"of"}:
+        of = _names(g["of"], f"{where}.of")
+        if len(of) >= 2:
+            return AtMostOne(of)
+    raise ConfigError(f"{where}: {g!r} is not valid; use {{of = [\"male\", \"female\"]}} with two or more inputs")
+
+
+def _requires(r: Any, where: str) -> Requires:
+    if isinstance(r, Requires):
+        return r
+    if isinstance(r, Mapping) and set(r) == {"if_any", "then"}:
+        return Requires(_names(r["if_any"], f"{where}.if_any"), _names(r["then"], f"{where}.then"))
+    raise ConfigError(f"{where}: {r!r} is not valid; use {{if_any = [\"heart_attack\"], then = \"stroke\"}}")
+
+
+def _hierarchy(h: Any, where: str) -> Hierarchy:
+    if isinstance(h, Hierarchy):
+        return h
+    if isinstance(h, Mapping) and set(h) == {"leaf", "ancestors"} and isinstance(h["leaf"], str):
+        return Hierarchy(h["leaf"], _names(h["ancestors"], f"{where}.ancestors"))
+    raise ConfigError(f"{where}: {h!r} is not valid; use {{leaf = \"diabetes_type2\", ancestors = [\"diabetes\"]}}")
+
+
+def _names(v: Any, where: str) -> tuple[str, ...]:
+    items = [v] if isinstance(v, str) else v
+    if not isinstance(items, (list, tuple)) or not items or not all(isinstance(s, str) and s for s in items):
+        raise ConfigError(f"{where}: {v!r} is not valid; use an input name or a list of input names")
+    return tuple(dict.fromkeys(items))
+
+
+def _table(v: Any, where: str) -> Mapping:
+    if not isinstance(v, Mapping):
+        raise ConfigError(f"{where}: {v!r} is not valid; use a table of input name = value")
+    return v
+
+
+def _list(v: Any, where: str) -> Sequence:
+    if isinstance(v, Mapping) or not isinstance(v, (list, tuple)):
+        raise ConfigError(f"{where}: {v!r} is not valid; use a list of tables ([[{where}]] in TOML)")
+    return v
+
+
+def plain_params(config: Any) -> dict:
+    """The constraint fields of a ``TrainConfig`` as plain JSON values, in their TOML form
+    (so ``training.params`` of a model file can be read back as a config)."""
+    return {
+        "coefficients": {k: list(v.values) for k, v in config.coefficients.items()},
+        "intercept_set": list(config.intercept_set.values) if config.intercept_set is not None else None,
+        "at_most_one": [{"of": list(g.of)} for g in config.at_most_one],
+        "requires": [{"if_any": list(r.if_any), "then": list(r.then)} for r in config.requires],
+        "hierarchy": [{"leaf": h.leaf, "ancestors": list(h.ancestors)} for h in config.hierarchy],
+        "tiers": [{"values": list(t.values.values), "c0": t.c0} for t in config.tiers],
+        "cuts": {k: list(v) for k, v in config.cuts.items()},
+    }
+
+
+# ------------------------------------------------------------------ names against data
+
+
+def constrained_names(config: Any) -> dict[str, list[str]]:
+    """Every input name a constraint of ``config`` mentions -> where it is mentioned."""
+    seen: dict[str, list[str]] = {}
+
+    def add(name: str, where: str) -> None:
+        seen.setdefault(name, []).append(where)
+
+    for option in ("signs", "coefficients", "c0_by_input", "cuts"):
+        for name in getattr(config, option):
+            add(name, f"{option}.{name}")
+    for k, g in enumerate(config.at_most_one):
+        for name in g.of:
+            add(name, f"at_most_one[{k}].of")
+    for k, r in enumerate(config.requires):
+        for name in r.if_any:
+            add(name, f"requires[{k}].if_any")
+        for name in r.then:
+            add(name, f"requires[{k}].then")
+    for k, h in enumerate(config.hierarchy):
+        add(h.leaf, f"hierarchy[{k}].leaf")
+        for name in h.ancestors:
+            add(name, f"hierarchy[{k}].ancestors")
+    return seen
+
+
+def check_names(config: Any, input_names: Sequence[str]) -> None:
+    """Refuse a constraint on an input the data does not have, suggesting the closest name."""
+    known = set(input_names)
+    for name, places in constrained_names(config).items():
+        if name not in known:
+            raise ConfigError(f"{places[0]}: the data has no input column {name!r}; "
+                              f"{_closest_hint(name, input_names)}")
+
+
+def _closest_hint(name: str, choices: Iterable[str]) -> str:
+    choices = list(choices)
+    close = difflib.get_close_matches(name, choices, n=1, cutoff=0.5)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    lowered = {c.lower(): c for c in choices}
+    if name.lower() in lowered:
+        return f"did you mean {lowered[name.lower()]!r}?"
+    shown = ", ".join(repr(c) for c in choices[:8])
+    return f"known: {shown}{', ...' if len(choices) > 8 else ''}"
+
+
+# ------------------------------------------------------------------ small helpers
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _as_int_if_whole(v: Number) -> Number:
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
+def _is_number_text(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _number(text: str, where: str) -> Number:
+    t = text.strip()
+    try:
+        return int(t)
+    except ValueError:
+        try:
+            value = float(t)
+        except ValueError:
+            raise ConfigError(f"{where}: {text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise ConfigError(f"{where}: {text!r} is not a finite number")
+        return value

@@ -1,0 +1,198 @@
+"""The constraints of a config, resolved against a design: column indices and row counts.
+
+``trainer/constraints.py`` speaks in raw input names; the integer program speaks in design
+columns and merged rows. :func:`constrained_problem` bridges the two: it builds the
+:class:`~.problem.SlimProblem` of a design with every coefficient set, sign and per-input
+price applied to the box and ``c0`` arrays, and a :class:`ColumnConstraints` holding what a
+box cannot say (value lists, composition, rate limits, PILM tiers, TILM blocks). Backends
+read :attr:`ColumnConstraints.present` to know which of these they must enforce; the MIP
+(``formulation/constraints.py``) enforces all of them. :func:`violations` checks an integer
+model against every constraint with the runtime's rule (score > 0), the check every
+trained model and every warm start passes.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from scorecard.runtime.errors import ConfigError
+
+from ..data.design import Design
+from ..data.prepare import LabeledData
+from ..options.config import TrainConfig
+from ..options.constraints import CoefSet, check_names
+from .column_constraints import ColumnConstraints, Tilm
+from .slim import SlimProblem, build_problem
+
+Number = int | float
+
+
+def used_inputs(cc: ColumnConstraints, coef: np.ndarray) -> set[str]:
+    """Raw inputs with a non-zero coefficient on any of their columns."""
+    return {name for name, cols in cc.columns_of.items() if np.any(coef[list(cols)] != 0)}
+
+
+def violations(problem: SlimProblem, coef: np.ndarray, intercept: Number) -> list[str]:
+    """Every hard constraint the integer model breaks on the training rows (empty: feasible).
+
+    Uses the runtime's rule (positive iff score > 0) on the merged rows, so a model that
+    passes obeys the limits exactly as ``scorecard predict`` will score the training data.
+    """
+    out = []
+    coef = np.asarray(coef)
+    bad = np.flatnonzero((coef < problem.coef_lo) | (coef > problem.coef_hi))
+    out += [f"coefficient {j} = {coef[j]} outside [{problem.coef_lo[j]}, {problem.coef_hi[j]}]" for j in bad]
+    if not problem.intercept_lo <= intercept <= problem.intercept_hi:
+        out.append(f"intercept {intercept} outside [{problem.intercept_lo}, {problem.intercept_hi}]")
+    size = int(np.count_nonzero(coef))
+    if problem.max_features is not None and size > problem.max_features:
+        out.append(f"max_features = {problem.max_features}: the model has {size}")
+    if problem.min_features is not None and size < problem.min_features:
+        out.append(f"min_features = {problem.min_features}: the model has {size}")
+    cc = problem.constraints
+    if cc is None:
+        return out
+    for j, values in cc.coef_values.items():
+        if coef[j] not in values:
+            out.append(f"coefficient {j} = {coef[j]} not in its set")
+    if cc.intercept_values is not None and intercept not in cc.intercept_values:
+        out.append(f"intercept_set: {intercept} is not one of {list(cc.intercept_values)}")
+    used = used_inputs(cc, coef)
+    for group in cc.at_most_one:
+        both = [g for g in group if g in used]
+        if len(both) > 1:
+            out.append(f"at_most_one of {list(group)}: the model uses {both}")
+    for a, b, source in cc.implications:
+        if a in used and b not in used:
+            out.append(f"{source}: the model uses {a!r} without {b!r}")
+    positive = problem.scores(coef, intercept) > 0
+    counts = {"max_fpr": int(cc.neg_n[positive].sum()), "min_tpr": int(cc.pos_n[positive].sum()),
+              "max_positive_rate": int((cc.pos_n + cc.neg_n)[positive].sum())}
+    for name, (sense, bound) in cc.limits().items():
+        if (sense == "<=" and counts[name] > bound) or (sense == ">=" and counts[name] < bound):
+            out.append(f"{name} = {getattr(cc, name)}: {counts[name]} rows where the limit allows {sense} {bound}")
+    if cc.tilm is not None:
+        for name, cols in cc.tilm.rules_of.items():
+            c = coef[list(cols)]
+            if np.count_nonzero(c) > cc.tilm.max_rules:
+                out.append(f"max_rules_per_feature = {cc.tilm.max_rules}: {name!r} has {np.count_nonzero(c)} rules")
+            if name in cc.tilm.one_sign and np.any(c > 0) and np.any(c < 0):
+                out.append(f"TILM: the rules of {name!r} disagree in sign")
+    return out
+
+
+# ------------------------------------------------------------------ building
+
+
+def _base_set(config: TrainConfig, name: str) -> CoefSet:
+    if config.model == "mofn":
+        return CoefSet((0, 1))
+    if config.model == "pilm":
+        return CoefSet(tuple(v for t in config.tiers for v in t.values.values) + (0,))
+    if name in config.coefficients:
+        return config.coefficients[name].with_zero()
+    if config.coef_set is not None:
+        return CoefSet(tuple(config.coef_set)).with_zero()
+    return CoefSet.range(min(config.coef_min, 0), max(config.coef_max, 0))
+
+
+def _prices(design: Design, data: LabeledData, config: TrainConfig) -> tuple[np.ndarray, dict[str, float]]:
+    """Per column ``c0`` and, for TILM, the extra price of each input (see :class:`Tilm`).
+
+    A column costs its input's ``c0_by_input`` (default ``c0``); an input with M imputed
+    cells out of N rows costs M/N more (Section 2.4), so it is used only if it is worth
+    more than the rows it made up. PILM columns cost their first tier's price (higher tiers
+    add theirs in :attr:`ColumnConstraints.tiers`); TILM rules cost C_t each and the input
+    C_f once.
+    """
+    n = len(data.frame) + data.dropped_rows
+
+    def missing(name: str) -> float:
+        if config.impute_penalty and name in data.imputed:
+            return data.missing_counts.get(name, 0) / n
+        return 0.0
+
+    c0 = np.zeros(len(design.columns))
+    extra: dict[str, float] = {}
+    c_feature = config.c0 if config.c_feature is None else config.c_feature
+    c_rule = c_feature / 2 if config.c_rule is None else config.c_rule
+    if config.model == "tilm" and c_rule > c_feature:
+        raise ConfigError(f"--c-rule: {c_rule} is more than --c-feature ({c_feature}); "
+                          "an extra rule on an input should not cost more than the input")
+    for j, col in enumerate(design.columns):
+        own = config.c0_by_input.get(col.input)
+        if config.model == "pilm":
+            c0[j] = config.tiers[0].c0 + (own or 0.0) + missing(col.input)
+        elif config.model == "tilm":
+            c0[j] = c_rule
+            extra[col.input] = (own if own is not None else c_feature) + missing(col.input) - c_rule
+        else:
+            c0[j] = (own if own is not None else config.c0) + missing(col.input)
+    return c0, extra
+
+
+def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) -> SlimProblem:
+    """The problem of ``design`` under every constraint of ``config`` (raw names resolved).
+
+    Refuses (``ConfigError``) a constraint naming an input the data lacks (suggesting the
+    closest) and a non-integer coefficient set. A sign keeps the part of a set with that
+    sign (at least 0, which leaves the input out).
+    """
+    check_names(config, [i.name for i in data.inputs])
+    columns_of: dict[str, list[int]] = {}
+    for j, col in enumerate(design.columns):
+        columns_of.setdefault(col.input, []).append(j)
+    p = len(design.columns)
+    lo, hi = np.zeros(p, dtype=np.int64), np.zeros(p, dtype=np.int64)
+    coef_values: dict[int, tuple[Number, ...]] = {}
+    for j, col in enumerate(design.columns):
+        allowed = _base_set(config, col.input).signed(config.signs.get(col.input))
+        if not all(isinstance(v, int) for v in allowed.values):
+            where = f"coefficients.{col.input}" if col.input in config.coefficients else "--coef-set"
+            raise ConfigError(f"{where}: {allowed.describe()} holds non-integers; scorecards use integer points")
+        lo[j], hi[j] = allowed.low, allowed.high
+        if not allowed.is_integer_range or config.model == "pilm":  # PILM prices values by tier
+            coef_values[j] = allowed.values
+    c0, tilm_extra = _prices(design, data, config)
+
+    intercept_values = None
+    b_lo, b_hi = config.intercept_min, config.intercept_max
+    if config.model == "mofn":
+        b_lo, b_hi = -p, 0
+    if config.intercept_set is not None:
+        iset = config.intercept_set
+        if not all(isinstance(v, int) for v in iset.values):
+            raise ConfigError(f"intercept_set: {iset.describe()} holds non-integers; use integers")
+        b_lo, b_hi = iset.low, iset.high
+        intercept_values = None if iset.is_integer_range else iset.values
+
+    # The base problem computes the merged rows, weights, margin and epsilon; its box is
+    # then replaced by ours (epsilon from the widest box and cheapest price stays valid).
+    cheapest = float(c0.min()) if p else config.c0
+    widest = max(int(np.abs(lo).max()) if p else 0, int(np.abs(hi).max()) if p else 0, 1)
+    base = build_problem(design, data.y, config.with_options(
+        c0=cheapest, coef_min=-widest, coef_max=widest, signs={}, intercept_min=b_lo, intercept_max=b_hi,
+        coefficients={}, coef_set=None))
+    positive = data.y > 0
+    pos_n = np.bincount(base.row_of, weights=positive, minlength=len(base.X)).astype(np.int64)
+    neg_n = np.bincount(base.row_of, weights=~positive, minlength=len(base.X)).astype(np.int64)
+
+    implications = [(a, t, r.describe()) for r in config.requires for a in r.if_any for t in r.then]
+    implications += [(h.leaf, a, h.describe()) for h in config.hierarchy for a in h.ancestors]
+    named = {n for g in config.at_most_one for n in g.of} | {n for a, b, _ in implications for n in (a, b)}
+    tiers = tuple((t.values.values, t.c0 - config.tiers[0].c0) for t in config.tiers[1:]) \
+        if config.model == "pilm" else ()
+    tilm = None
+    if config.model == "tilm":
+        numeric = {i.name for i in data.inputs if i.type == "numeric"}
+        tilm = Tilm(rules_of={k: tuple(v) for k, v in columns_of.items()}, feature_extra=tilm_extra,
+                    max_rules=config.max_rules_per_feature, one_sign=tuple(sorted(numeric & set(columns_of))))
+    cc = ColumnConstraints(
+        coef_values=coef_values, intercept_values=intercept_values,
+        columns_of={k: tuple(v) for k, v in columns_of.items() if k in named or tilm is not None},
+        at_most_one=tuple(g.of for g in config.at_most_one), implications=tuple(implications),
+        pos_n=pos_n, neg_n=neg_n, max_fpr=config.max_fpr, min_tpr=config.min_tpr,
+        max_positive_rate=config.max_positive_rate, tiers=tiers, tilm=tilm)
+    return replace(base, coef_lo=lo, coef_hi=hi, c0=c0, constraints=cc if cc.present else None)
+
+

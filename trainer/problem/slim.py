@@ -1,0 +1,146 @@
+"""The SLIM problem in data form (paper Eq. 3.1 with the 0-1 loss), for any formulation.
+
+A :class:`SlimProblem` says *what* to solve, never *how*: the distinct feature rows with
+their class weights, the box of each coefficient and of the intercept, the per-column L0
+price, the L1 tie-break and the margin. Formulations (``formulation/slim.py``, later PILM,
+M-of-N, CP-SAT, cutting planes) read it; :meth:`SlimProblem.objective` is the true objective
+every solution is judged by, computed from integers with the runtime's rule (score > 0).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scorecard.runtime.errors import ConfigError
+
+from ..data.design import Design
+from ..options.config import TrainConfig
+from .column_constraints import ColumnConstraints
+
+MAX_DECIMALS = 4  # data with more decimals than this get an approximate margin (see margin())
+
+
+@dataclass(frozen=True)
+class SlimProblem:
+    """min  sum_k pos_w[k]*[score_k <= 0] + neg_w[k]*[score_k > 0] + sum_j c0[j]*[coef_j != 0]
+              + epsilon * sum_j |coef_j|
+    over integer coef in [coef_lo, coef_hi] and intercept in [intercept_lo, intercept_hi],
+    where score_k = intercept + X[k] @ coef.
+
+    X: distinct feature rows (K x P); rows of the data with identical features are merged,
+      so a group holding both labels gets one prediction (it can only have one).
+    pos_w/neg_w: total weight of the positive/negative data rows in each distinct row: a
+      positive row weighs 2*w_pos/N and a negative one 2*(1-w_pos)/N, so w_pos = 0.5 makes
+      the loss the plain error rate (Section 2.5's (1/N) sum w_i with w+ + w- = 1, scaled).
+    row_of: for each data row, the index of its distinct row.
+    epsilon: L1 price, below min(weight unit, C0)/max L1 norm (Section 3.1) so it only picks
+      the smallest (coprime) coefficients among equally accurate and sparse models.
+    gamma: margin of the IP (see :func:`margin`); exact when ``gamma_exact``.
+    """
+
+    X: np.ndarray
+    pos_w: np.ndarray
+    neg_w: np.ndarray
+    row_of: np.ndarray
+    coef_lo: np.ndarray
+    coef_hi: np.ndarray
+    intercept_lo: int
+    intercept_hi: int
+    c0: np.ndarray
+    epsilon: float
+    gamma: float
+    gamma_exact: bool
+    max_features: int | None
+    min_features: int | None
+    # Constraints beyond the box (value sets, composition, rate limits, PILM, TILM; see
+    # resolve.py). None for plain SLIM; a backend that cannot enforce every kind named in
+    # ``constraints.present`` must leave the problem to the MIP.
+    constraints: ColumnConstraints | None = None
+
+    @property
+    def n_columns(self) -> int:
+        return self.X.shape[1]
+
+    def scores(self, coef: np.ndarray, intercept: float) -> np.ndarray:
+        """Score of each distinct row, added in column order as the runtime does."""
+        total = np.full(self.X.shape[0], float(intercept))
+        for j in np.flatnonzero(coef):
+            total = total + coef[j] * self.X[:, j]
+        return total
+
+    def loss(self, coef: np.ndarray, intercept: float) -> float:
+        """Weighted 0-1 loss with the runtime's rule: predict positive iff score > 0."""
+        positive = self.scores(coef, intercept) > 0
+        return float(self.pos_w[~positive].sum() + self.neg_w[positive].sum())
+
+    def objective(self, coef: np.ndarray, intercept: float) -> float:
+        """The true SLIM objective of an integer solution (never the solver's float)."""
+        nonzero = coef != 0
+        extra = self.constraints.extra_penalty(coef) if self.constraints is not None else 0.0
+        return (self.loss(coef, intercept) + float(self.c0[nonzero].sum()) + self.epsilon * float(np.abs(coef).sum())
+                + extra)
+
+
+def build_problem(design: Design, y: np.ndarray, config: TrainConfig) -> SlimProblem:
+    """The SLIM problem of a design and labels (+1/-1) under ``config``."""
+    n, p = design.X.shape
+    X, row_of = np.unique(design.X, axis=0, return_inverse=True)
+    row_of = row_of.reshape(-1)
+    positive = y > 0
+    pos_w = np.bincount(row_of, weights=positive * (2.0 * config.w_pos / n), minlength=len(X))
+    neg_w = np.bincount(row_of, weights=~positive * (2.0 * (1.0 - config.w_pos) / n), minlength=len(X))
+    lo = np.full(p, config.coef_min, dtype=np.int64)
+    hi = np.full(p, config.coef_max, dtype=np.int64)
+    names = {c.input for c in design.columns}
+    for name, sign in config.signs.items():
+        if name not in names:
+            raise ConfigError(f"--sign: {name!r} is not a feature column of the data")
+        for j, col in enumerate(design.columns):
+            if col.input == name:
+                if sign == "+":
+                    lo[j] = max(lo[j], 0)
+                else:
+                    hi[j] = min(hi[j], 0)
+    c0 = np.full(p, float(config.c0))
+    unit = 2.0 * min(config.w_pos, 1.0 - config.w_pos) / n
+    prices = [v for v in (unit, float(config.c0)) if v > 0]
+    max_l1 = float(np.maximum(np.abs(lo), np.abs(hi)).sum())
+    epsilon = 0.5 * min(prices) / max_l1 if max_l1 > 0 else 0.0
+    gamma, exact = margin(design.X)
+    return SlimProblem(X=X, pos_w=pos_w, neg_w=neg_w, row_of=row_of, coef_lo=lo, coef_hi=hi,
+                       intercept_lo=config.intercept_min, intercept_hi=config.intercept_max, c0=c0,
+                       epsilon=epsilon, gamma=gamma, gamma_exact=exact, max_features=config.max_features,
+                       min_features=config.min_features)
+
+
+def margin(X: np.ndarray) -> tuple[float, bool]:
+    """The IP margin gamma and whether it is exact.
+
+    With integer coefficients and intercept, if every value of X is a multiple of 10^-d then
+    every score is too, so "score > 0" is exactly "score >= 10^-d": gamma = 10^-d is exact
+    (gamma = 1 for integer data). The paper's fixed gamma = 0.1 (Section 3.1) is exact only
+    for one-decimal data. Data with more than MAX_DECIMALS decimals get gamma = 10^-MAX_DECIMALS,
+    an approximation: such a model never predicts positive with a score in (0, gamma).
+    """
+    finite = X[np.isfinite(X)]
+    for d in range(MAX_DECIMALS + 1):
+        scaled = finite * 10.0 ** d
+        if np.all(np.abs(scaled - np.round(scaled)) <= 1e-9 * np.maximum(1.0, np.abs(scaled))):
+            return 10.0 ** -d, True
+    return 10.0 ** -MAX_DECIMALS, False
+
+
+def feature_limit(problem: SlimProblem, upper_bound: float) -> int:
+    """Most non-zero coefficients an optimal model can have given an objective upper bound.
+
+    Every non-zero coefficient costs at least min C0 (and the loss is >= 0), so at most
+    floor(UB / min C0) of them fit under the incumbent; also at most max_features and P.
+    """
+    limit = problem.n_columns
+    if problem.max_features is not None:
+        limit = min(limit, problem.max_features)
+    cheapest = float(problem.c0.min()) if problem.n_columns else 0.0
+    if cheapest > 0 and math.isfinite(upper_bound):
+        limit = min(limit, int(math.floor(upper_bound / cheapest + 1e-9)))
+    return max(limit, 0)

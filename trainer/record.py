@@ -1,0 +1,47 @@
+"""From integer coefficients to the finished model file: terms, training record, risk map,
+golden rows. Every trainer (the 0-1 loss pipeline and the cutting-plane trainer) ends here,
+so the model file is built the same way whatever solved the problem.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from scorecard.runtime import Model, Training
+
+from .data.design import Design
+from .data.prepare import LabeledData
+from .golden import plain, with_golden
+
+
+def model_from_solution(data: LabeledData, design: Design, coef: np.ndarray, intercept: int,
+                        kind: str = "linear") -> Model:
+    """The runtime Model (no training record or golden rows yet) for integer coefficients."""
+    terms = tuple(design.columns[j].term(int(coef[j])) for j in range(len(coef)) if coef[j] != 0)
+    missing: str | dict = "null"
+    if data.imputed:
+        missing = {"impute": {name: plain(value) for name, value in data.imputed.items()}}
+    return Model(kind=kind, target=data.target, inputs=data.inputs, terms=terms, intercept=int(intercept),
+                 missing=missing)
+
+
+def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercept: int, *, kind: str,
+                   solver: str, status: str, objective: float, lower_bound: float, gap: float,
+                   seconds: float, params: dict, probability) -> Model:
+    """The model file of a trained scoring system: its terms, the training record (the
+    certificate and the training error by the runtime's rule, score > 0), the score-to-risk
+    map ``probability`` (a callable of the training scores and labels) and golden rows,
+    among them a row with a used input blanked when the data had missing values."""
+    coef = np.asarray(coef, dtype=np.int64)
+    scores = intercept + design.X @ coef.astype(np.float64)
+    errors = int(np.sum((scores > 0) != (data.y > 0)))
+    model = model_from_solution(data, design, coef, intercept, kind)
+    training = Training(solver=solver, status=status, objective=objective, lower_bound=lower_bound, gap=gap,
+                        seconds=round(seconds, 3), train_error=errors / len(data.y), n_rows=len(data.y),
+                        params=params)
+    used = [inp.name for inp in model.used_inputs]
+    blank = next((name for name in used if name in data.missing_counts), None)
+    if blank is None and data.missing_counts and used:
+        blank = used[0]
+    return with_golden(replace(model, training=training, probability=probability(scores, data.y)),
+                       data.frame, blank)

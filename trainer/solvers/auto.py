@@ -1,0 +1,326 @@
+"""``--solver auto``: the fastest certificate we have for the problem at hand.
+
+1. A warm start in milliseconds (:mod:`..warmstart`), reported as the first progress event,
+   so an interrupted run still returns a good model.
+2. If the incumbent leaves few supports that could beat it (collision and L0 bounds,
+   :func:`.enumerate.plan`), exhaustive search proves the optimum: sub-second on
+   bankruptcy, haberman, mammo and breastcancer (C0 = 0.025), where a MIP takes seconds.
+3. Otherwise more local search, then the plan again with a larger budget and the conflict
+   bound (four rows no linear model can all get right): breastcancer at C0 = 0.01, which
+   neither CPLEX nor CP-SAT proves in a minute, is proven this way.
+4. Otherwise exhaustive search over the models of at most 1, 2, ... features while each
+   size is cheap: every larger model pays (m + 1) C0, a lower bound reported even if the
+   rest times out (mushroom: 0.03 instead of CP-SAT's 0 at C0 = 0.01) and passed on.
+5. Where an avoidable error costs more than a feature, CP-SAT over the models making none
+   first (:mod:`.separable`): at the smallest C0s, where any penalty costs less, that is the
+   whole search (mushroom's 7-feature zero-error model); elsewhere its best model warm-starts
+   the next step, or a proof in well under a second that none exists raises the bound
+   (breastcancer, mammo, heart).
+6. Then a MIP from the incumbent: CP-SAT over the larger models when OR-Tools is installed
+   and its exact encoding applies (integer and decimal columns, up to two real-valued ones:
+   see :func:`.cpsat.encode`; it beats HiGHS and CBC on the big-M IP), else the PuLP
+   formulation on HiGHS (or CBC without highspy).
+Ctrl-C at any point returns the best model so far with status "interrupted".
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from scorecard.runtime.errors import NoModelInTimeError
+
+from ..problem.bounds import free_columns, unavoidable_loss
+from ..problem.slim import SlimProblem
+from ..search import exhaustive
+from ..search import no_error as separable
+from ..search.local_search import Incumbent
+from ..search.warm_start import warm_start
+from . import cpsat
+from .progress import Progress, relative_gap
+
+# Work (candidates x first-cascade rows) below which exhaustive search runs at once, and the
+# larger budget allowed after the full local search (about 1 s and 20 s of numpy on 2 cores).
+QUICK_WORK = 2e7
+FULL_WORK = 4e8
+# Most seconds of local search before the larger plan (it stops earlier at a local optimum).
+LOCAL_SEARCH_SECONDS = 5.0
+# Seconds the quick and the larger plan may spend listing supports (the larger one at
+# least PLAN_SECONDS, up to PLAN_SHARE of the time left: its conflict bounds pay).
+QUICK_PLAN_SECONDS = 0.25
+PLAN_SECONDS = 1.0
+PLAN_SHARE = 0.15
+# Work of each size-limited exhaustive search (models of at most m features) before the MIP.
+SIZE_WORK = QUICK_WORK
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The best model, the proven lower bound on the optimum, the status ("optimal",
+    "time_limit" or "interrupted") and the backend that produced the certificate."""
+
+    incumbent: Incumbent
+    lower_bound: float
+    status: str
+    backend: str
+    seconds: float
+
+    @property
+    def gap(self) -> float | None:
+        return relative_gap(self.incumbent.objective, self.lower_bound)
+
+
+def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int = 0,
+          progress: Callable[[Progress], None] | None = None,
+          mip: Callable[[SlimProblem, Incumbent, float], Outcome] | None = None) -> Outcome:
+    """Certify the optimum of ``problem`` within ``time_limit`` seconds (see the module doc).
+
+    ``mip`` solves the IP from an incumbent when neither exhaustive search nor CP-SAT
+    applies (the PuLP path of :mod:`..solve`); without it the incumbent is returned as is.
+    """
+    start = time.monotonic()
+    deadline = start + time_limit
+    state = {"best": None, "bound": unavoidable_loss(problem), "backend": "warmstart"}
+
+    def report(found: Incumbent, message: str) -> None:
+        if not math.isfinite(found.objective) and state["best"] is not None:
+            return
+        if state["best"] is None or found.objective < state["best"].objective:
+            state["best"] = found
+            if progress is not None and math.isfinite(found.objective):
+                progress(Progress(elapsed=time.monotonic() - start, incumbent=found.objective,
+                                  bound=state["bound"], gap=relative_gap(found.objective, state["bound"]),
+                                  message=message))
+
+    def raise_bound(bound: float) -> None:
+        if bound > state["bound"]:
+            state["bound"] = bound
+            best = state["best"]
+            if progress is not None and best is not None and math.isfinite(best.objective):
+                progress(Progress(elapsed=time.monotonic() - start, incumbent=best.objective, bound=bound,
+                                  gap=relative_gap(best.objective, bound), message="exhaustive search"))
+
+    def outcome(best: Incumbent, bound: float, status: str, backend: str) -> Outcome:
+        bound = max(bound, state["bound"])  # a backend's bound may be weaker than what we know
+        return Outcome(best, min(bound, best.objective), status, backend, time.monotonic() - start)
+
+    try:
+        report(warm_start(problem, seconds=0.0, on_improve=lambda inc: report(inc, "warm start")), "warm start")
+        state["backend"] = "enumerate"
+        found = _exhaustive(problem, state["best"], QUICK_WORK, deadline, report, raise_bound)
+        if found is not None:
+            return outcome(found.incumbent, found.lower_bound, found.status, "enumerate")
+        budget = min(LOCAL_SEARCH_SECONDS, 0.1 * time_limit)
+        state["backend"] = "warmstart"
+        report(warm_start(problem, seconds=budget, on_improve=lambda inc: report(inc, "local search"),
+                          start=state["best"]), "local search")
+        state["backend"] = "enumerate"
+        found = _exhaustive(problem, state["best"], FULL_WORK, deadline, report, raise_bound)
+        if found is not None:
+            return outcome(found.incumbent, found.lower_bound, found.status, "enumerate")
+        covered = _few_features(problem, state["best"], deadline, report, raise_bound)
+        larger = dataclasses.replace(problem, min_features=max(problem.min_features or 0, covered + 1))
+        state["backend"] = "cpsat"
+        if cpsat.available() and separable.applies(larger):
+            found = _no_avoidable_error(larger, state["best"], deadline, threads, seed, report, raise_bound)
+            if found is not None:
+                return outcome(found.incumbent, found.lower_bound, found.status, "cpsat")
+        remaining = max(0.01, deadline - time.monotonic())
+        if cpsat.available():  # None when its encoding does not apply
+            result = cpsat.solve(larger, state["best"], remaining, threads, seed, progress=None
+                                 if progress is None else _shifted(progress, start))
+            if result is not None and result.incumbent is not None:
+                return outcome(result.incumbent, result.lower_bound, result.status, "cpsat")
+        if mip is not None:
+            state["backend"] = "mip"
+            result = mip(problem, state["best"], remaining)
+            return outcome(result.incumbent, result.lower_bound, result.status, result.backend)
+        return outcome(state["best"], state["bound"], "time_limit", "warmstart")
+    except KeyboardInterrupt:
+        if state["best"] is None:
+            raise
+        return outcome(state["best"], state["bound"], "interrupted", state["backend"])
+
+
+def _exhaustive(problem: SlimProblem, incumbent: Incumbent, max_work: float, deadline: float,
+                report: Callable[[Incumbent, str], None],
+                raise_bound: Callable[[float], None]) -> exhaustive.SearchResult | None:
+    """Exhaustive search if its plan fits ``max_work`` (None otherwise)."""
+    full = max_work >= FULL_WORK
+    seconds = max(PLAN_SECONDS, PLAN_SHARE * (deadline - time.monotonic())) if full else QUICK_PLAN_SECONDS
+    plan = exhaustive.plan(problem, incumbent.objective, max_work=max_work,
+                           seconds=max(0.0, min(seconds, deadline - time.monotonic())), conflicts=full)
+    if plan is None:
+        return None
+    return exhaustive.search(problem, incumbent, plan, deadline=deadline,
+                             on_improve=lambda inc: report(inc, "exhaustive search"), on_bound=raise_bound)
+
+
+def _few_features(problem: SlimProblem, incumbent: Incumbent, deadline: float,
+                  report: Callable[[Incumbent, str], None], raise_bound: Callable[[float], None]) -> int:
+    """The largest m such that exhaustive search proved no model of at most m features beats
+    the (possibly improved) incumbent, trying m = 1, 2, ... while a size's plan fits SIZE_WORK.
+
+    Every other model pays C0 + epsilon for each of its m + 1 or more features on top of the
+    unavoidable loss, so the lower bound rises to that (when below the incumbent).
+    """
+    free = free_columns(problem)
+    if len(free) == 0:
+        return 0
+    price = float(problem.c0[free].min()) + problem.epsilon
+    covered, best = 0, incumbent
+    for m in range(1, len(free)):
+        if problem.max_features is not None and m >= problem.max_features:
+            break
+        restricted = dataclasses.replace(problem, max_features=m)
+        left = deadline - time.monotonic()
+        plan = exhaustive.plan(restricted, best.objective, max_work=SIZE_WORK,
+                               seconds=max(0.0, min(max(PLAN_SECONDS, PLAN_SHARE * left), left)))
+        if plan is None:
+            break
+        result = exhaustive.search(restricted, best, plan, deadline=deadline,
+                                   on_improve=lambda inc: report(inc, "exhaustive search"))
+        if result.status != "optimal":
+            break
+        covered, best = m, result.incumbent
+        raise_bound(min(best.objective, unavoidable_loss(problem) + (m + 1) * price))
+    return covered
+
+
+def _no_avoidable_error(problem: SlimProblem, incumbent: Incumbent, deadline: float, threads: int, seed: int,
+                        report: Callable[[Incumbent, str], None],
+                        raise_bound: Callable[[float], None]) -> cpsat.CpsatResult | None:
+    """CP-SAT over the models that predict every row by its heavier label (:mod:`.separable`)
+    for half the time left. Their best, with the bound min(U + d, their lower bound), settles
+    the problem when the bound reaches it; when ``separable.decisive`` (no model with an
+    avoidable error can beat one without), they get the rest of the time too and their best
+    is the answer. Otherwise None: the full search follows from the best model found."""
+    predictions = separable.majority(problem)
+    decisive = separable.decisive(problem, incumbent.objective)
+    for share in (0.5, 1.0):
+        start = incumbent if separable.makes_no_avoidable_error(problem, incumbent) else None
+        if share == 1.0 and (start is None or not decisive):
+            return None
+        result = cpsat.solve(problem, start, share * max(0.01, deadline - time.monotonic()), threads, seed,
+                             predictions=predictions)
+        if result is None:
+            return None
+        if result.incumbent is not None:
+            report(result.incumbent, "no avoidable error")
+            incumbent = min(incumbent, result.incumbent, key=lambda model: model.objective)
+        restricted = result.incumbent.objective if result.status == "optimal" else result.lower_bound
+        bound = min(separable.bound(problem, restricted), incumbent.objective)
+        raise_bound(bound)
+        if result.status == "interrupted":
+            raise KeyboardInterrupt  # solve() returns the best model so far
+        if bound >= incumbent.objective:
+            return cpsat.CpsatResult(incumbent, bound, "optimal")
+        if result.status != "time_limit":  # none exists, or the best of them may be beaten
+            return None
+    return cpsat.CpsatResult(incumbent, bound, "time_limit")
+
+
+def _shifted(progress: Callable[[Progress], None], start: float) -> Callable[[Progress], None]:
+    """Progress events of a backend that started later, timed from ``start``."""
+    offset = time.monotonic() - start
+
+    def forward(event: Progress) -> None:
+        progress(Progress(elapsed=event.elapsed + offset, incumbent=event.incumbent, bound=event.bound,
+                          gap=event.gap, message=event.message))
+
+    return forward
+
+
+def applies(problem: SlimProblem) -> bool:
+    """Whether these backends can solve ``problem``: the plain SLIM box problem (coefficient
+    and intercept ranges, signs, per-column C0, min/max features); other constraints go to
+    the MIP of ``formulation/``."""
+    return problem.constraints is None
+
+
+def fit_auto(problem: SlimProblem, config, progress: Callable[[Progress], None] | None = None):
+    """``fit.fit_problem`` for ``--solver auto`` and ``--solver cpsat``: (coef, intercept,
+    SolveResult), the solver named ``auto:BACKEND`` after the backend that produced the
+    certificate (``cpsat`` for CP-SAT alone, from the warm start)."""
+    from scorecard.runtime.errors import ConfigError, InfeasibleError
+
+    from .pulp_mip import SolveResult
+
+    start = time.monotonic()
+    if config.solver == "cpsat":
+        if not cpsat.available():
+            raise ConfigError("--solver: cpsat needs OR-Tools (pip install ortools); or use --solver auto")
+        out = _cpsat_only(problem, config, progress)
+        name = "cpsat"
+    else:
+        def mip(problem: SlimProblem, incumbent: Incumbent, remaining: float) -> Outcome:
+            return _pulp_mip(problem, incumbent, remaining, config,
+                             None if progress is None else _shifted(progress, start))
+
+        out = solve(problem, config.time_limit, threads=config.threads, seed=config.seed, progress=progress,
+                    mip=mip)
+        name = f"auto:{out.backend}"
+    best = out.incumbent
+    if not math.isfinite(best.objective):
+        raise InfeasibleError("no model satisfies the constraints (--min-features, --max-features, signs); "
+                              "relax them")
+    result = SolveResult(solver=name, status=out.status, objective=best.objective,
+                         bound=out.lower_bound, gap=out.gap, seconds=time.monotonic() - start)
+    return best.coef, best.intercept, result
+
+
+def _cpsat_only(problem: SlimProblem, config, progress: Callable[[Progress], None] | None) -> Outcome:
+    """CP-SAT from the millisecond warm start (``--solver cpsat``)."""
+    from scorecard.runtime.errors import ConfigError
+
+    start = time.monotonic()
+    incumbent = warm_start(problem, seconds=0.0)
+    result = cpsat.solve(problem, incumbent if math.isfinite(incumbent.objective) else None,
+                         max(0.01, config.time_limit - (time.monotonic() - start)), config.threads, config.seed,
+                         progress=progress)
+    if result is None:
+        raise ConfigError(f"--solver: cpsat needs integer or decimal columns, at most {cpsat.MAX_REAL_COLUMNS} "
+                          "real-valued ones and few rows of several fractional values (whose float score "
+                          "may round either way at 0); use --solver auto")
+    best = result.incumbent if result.incumbent is not None else incumbent
+    return Outcome(best, result.lower_bound, result.status, "cpsat", time.monotonic() - start)
+
+
+def _pulp_mip(problem: SlimProblem, incumbent: Incumbent, remaining: float, config,
+              progress: Callable[[Progress], None] | None) -> Outcome:
+    """The PuLP formulation on HiGHS (CBC without highspy), from the incumbent (kept, with
+    status "time_limit", when the solver stops before finding a model itself)."""
+    from scorecard.runtime.errors import InfeasibleError
+
+    from .ip.slim import formulate, read_solution
+    from .pulp_mip import available
+    from .pulp_mip import solve as solve_lp
+
+    start = time.monotonic()
+    name = "highs" if available("highs") else "cbc"
+    usable = math.isfinite(incumbent.objective)
+    ip = formulate(problem, incumbent if usable else None)
+    try:
+        result = solve_lp(ip.lp, name, time_limit=remaining, threads=config.threads, seed=config.seed,
+                          gap_abs=0.25 * problem.epsilon * ip.scale, warm_start=ip.warm_started, scale=ip.scale,
+                          progress=progress)
+    except InfeasibleError as exc:
+        if not usable or not isinstance(exc, NoModelInTimeError):
+            raise
+        return Outcome(incumbent, unavoidable_loss(problem), _stopped(start, remaining), name,
+                       time.monotonic() - start)
+    coef, intercept = read_solution(ip, problem.n_columns)
+    best = Incumbent(coef, intercept, problem.objective(coef, intercept))
+    if best.objective > incumbent.objective:
+        best = incumbent
+    bound = result.bound if result.bound is not None else unavoidable_loss(problem)
+    status = result.status if result.status == "optimal" else _stopped(start, remaining)
+    return Outcome(best, min(bound, best.objective), status, name, time.monotonic() - start)
+
+
+def _stopped(start: float, limit: float) -> str:
+    """Why a solve that did not prove optimality ended: HiGHS and CBC catch Ctrl-C themselves
+    and return early, which reads as "interrupted"; otherwise the time limit."""
+    return "interrupted" if time.monotonic() - start < 0.95 * limit else "time_limit"
