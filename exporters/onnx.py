@@ -1,7 +1,7 @@
 """The ``onnx`` export: one ONNX graph (ai.onnx opset 20 only) computing score and prediction.
 
 Graph inputs are the model's inputs, one each, named exactly as the input: shape ``[N]``,
-``double`` for numeric and binary inputs (SPEC's "float" means floating point: double keeps
+``double`` for numeric and binary inputs (docs/contract.md, "Exports"; double keeps
 every integer and every float score the same IEEE value Python computes; float32 would
 round them), ``string`` for categorical inputs. Outputs, both ``double [N]``:
 

@@ -1,4 +1,4 @@
-"""The model file: the one definition of MODEL.json (see SPEC.md, "The model file").
+"""The model file: the one definition of MODEL.json (docs/contract.md, "The model file").
 
 Frozen dataclasses mirror the JSON; :func:`loads` validates strictly and every error
 names the field it is about, so a corrupt or hand-edited file is refused with a message

@@ -2,7 +2,7 @@
 
 Every failure a user can cause ends in one line on standard error (``error: ...``) and exit
 code 2, no traceback; ``verify`` disagreement is 1 and an infeasible training problem is 3
-(SPEC.md, "Exit codes"). Output files are written all or nothing.
+(docs/contract.md, "Exit codes"). Output files are written all or nothing.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Golden rows: real training rows every export must score exactly like the runtime.
 
-Chosen to exercise the whole model (SPEC.md, "The model file"): for every term a row where
+Chosen to exercise the whole model (docs/contract.md, "The model file"): for every term a row where
 it applies and one where it does not (for a ``linear`` term, the rows with the smallest and
 the largest value of its input), the rows closest to the decision boundary on each side
 (score 0 and 1 for integer scores), and, when the data had missing values, a row with a
