@@ -20,17 +20,10 @@ try:  # typer >= 0.26 carries its own click
 except ImportError:  # older typer runs on the click package
     from click import exceptions as click_errors
 
+from scorecard.runtime.errors import ExportError, InfeasibleError, ScorecardError, UsageError
 from scorecard.runtime.files import atomic_output, write_atomic
 
 EXIT_DISAGREE, EXIT_USAGE, EXIT_INFEASIBLE = 1, 2, 3
-
-
-class UsageError(ValueError):
-    """A command line that cannot work (a missing or malformed option)."""
-
-
-class Infeasible(Exception):
-    """No model satisfies the constraints (exit 3)."""
 
 
 class _App(typer.Typer):
@@ -53,11 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE  # typer has printed the help
     except click_errors.ClickException as exc:
         return _fail(exc.format_message())
-    except _user_errors() as exc:
-        return _fail(str(exc))
-    except Infeasible as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_INFEASIBLE
+    except ScorecardError as exc:  # every error a user can cause; the class says the exit code
+        return _fail(str(exc), exc.exit_code)
     except UnicodeDecodeError as exc:
         return _fail(f"not UTF-8 text ({exc.reason} at byte {exc.start})")
     except OSError as exc:
@@ -66,23 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     return code if isinstance(code, int) else 0
 
 
-USER_ERRORS = {  # module -> the error it raises for bad input (exit 2)
-    "scorecard.trainer.config": "ConfigError", "scorecard.trainer.data": "DataError",
-    "scorecard.runtime.model": "ModelError", "scorecard.runtime.score": "RowError",
-    "scorecard.exporters.registry": "ExportError",
-}
-
-
-def _user_errors() -> tuple[type[Exception], ...]:
-    """The bad-input error classes of the modules loaded so far (a module not imported
-    raised nothing), so ``scorecard show`` need not import pandas just to catch DataError."""
-    loaded = [getattr(sys.modules[name], cls) for name, cls in USER_ERRORS.items() if name in sys.modules]
-    return (UsageError, *loaded)
-
-
-def _fail(message: str) -> int:
+def _fail(message: str, code: int = EXIT_USAGE) -> int:
     print("error: " + " ".join(message.split()), file=sys.stderr)
-    return EXIT_USAGE
+    return code
 
 
 def _say(message: str) -> None:
@@ -183,16 +159,6 @@ def _load_data(path: str, target: str, positive, missing: str):
     return data
 
 
-def _train(data, config, progress):
-    from scorecard.trainer.fit import train
-    from scorecard.trainer.solve import InfeasibleError
-
-    try:
-        return train(data, config, progress=progress)
-    except InfeasibleError as exc:
-        raise Infeasible(str(exc)) from None
-
-
 TRAIN_OPTIONS = (
     ("target", Target), ("positive", Positive), ("model", Kind), ("c0", C0), ("coef_min", CoefMin),
     ("coef_max", CoefMax), ("coef_set", CoefSet), ("intercept_min", InterMin), ("intercept_max", InterMax),
@@ -247,12 +213,13 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
     """Train a scoring system on DATA and write the model file."""
     from scorecard.live import LiveProgress
     from scorecard.runtime import dumps
+    from scorecard.trainer.fit import train as fit
 
     cfg, target_name, positive_value = _configure(options)
     labeled = _load_data(data, target_name, positive_value, cfg.missing)
     live = LiveProgress()
     try:
-        fitted = _train(labeled, cfg, live)
+        fitted = fit(labeled, cfg, progress=live)
     finally:
         live.close()
     write_atomic(output, dumps(fitted))
@@ -317,7 +284,7 @@ def export(model: ModelPath,
            table: Annotated[Optional[str], typer.Option("--table", help="sql: the table to read (default input).")] = None,
            ) -> None:
     """Write the model as one self-contained file in another format."""
-    from scorecard.exporters.registry import ExportError, get
+    from scorecard.exporters.registry import get
     from scorecard.runtime import load
 
     fitted = load(model)
@@ -361,7 +328,6 @@ def cv(data: Data, options: dict,
     from scorecard.live import LiveProgress
     from scorecard.svgplot import error_vs_size
     from scorecard.trainer.fit import train as fit
-    from scorecard.trainer.solve import InfeasibleError
 
     cfg, target_name, positive_value = _configure(options)
     grid = _numbers(c0_grid, "--c0-grid") or (cfg.c0,)
@@ -385,7 +351,7 @@ def cv(data: Data, options: dict,
         live.close()
     totals = [r for r in results if r.fold == "all" and r.size is not None]
     if not totals:
-        raise Infeasible("no fold found a model within the constraints")
+        raise InfeasibleError("no fold found a model within the constraints")
     if output:
         with atomic_output(output) as fh:
             fh.write(",".join(crossval.COLUMNS) + "\n")

@@ -13,7 +13,8 @@ from typing import Callable
 import numpy as np
 
 from scorecard.runtime import Model, predict
-from scorecard.trainer.config import ConfigError, TrainConfig
+from scorecard.runtime.errors import ConfigError
+from scorecard.trainer.config import TrainConfig
 from scorecard.trainer.data import LabeledData
 
 INFEASIBLE = "infeasible"

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
+from scorecard.runtime.errors import ConfigError
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -21,10 +23,6 @@ LOSSES = ("zero-one", "logistic", "hinge", "exponential", "quadratic")
 SOLVERS = ("auto", "cbc", "highs", "cplex", "gurobi", "cpsat")
 MISSING = ("null", "drop", "impute")
 DATA_KEYS = ("target", "positive")  # what a config file may say about the data besides TrainConfig
-
-
-class ConfigError(ValueError):
-    """An option value that cannot work; the message names the option and a valid range."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Optional
 import numpy as np
 
 from scorecard.runtime import Model, Training
+from scorecard.runtime.errors import NoModelInTimeError
 
 from .backends import auto
 from .calibrate import risk_table
@@ -76,7 +77,7 @@ def fit_problem(problem: SlimProblem, config: TrainConfig,
         result = solve(ip.lp, config.solver, time_limit=remaining, threads=config.threads, seed=config.seed,
                        gap_abs=gap_abs, warm_start=warm, scale=ip.scale, progress=progress)
     except InfeasibleError as exc:
-        if usable is None or "time limit" not in str(exc):
+        if usable is None or not isinstance(exc, NoModelInTimeError):
             raise
         seconds = time.monotonic() - start
         return usable.coef, usable.intercept, SolveResult(solver=config.solver, status="time_limit",
@@ -87,7 +88,7 @@ def fit_problem(problem: SlimProblem, config: TrainConfig,
     if usable is not None and (broken or usable.objective < problem.objective(coef, intercept)):
         coef, intercept = usable.coef, usable.intercept  # the solver's rounding made it worse
     elif broken:
-        raise InfeasibleError(f"the solver's model breaks a constraint ({broken[0]}); raise the time limit")
+        raise NoModelInTimeError(f"the solver's model breaks a constraint ({broken[0]}); raise the time limit")
     return coef, intercept, result
 
 
@@ -123,7 +124,7 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
         else:
             coef, intercept, result = fit_problem(problem, config, progress)
     except InfeasibleError as exc:
-        if "time limit" in str(exc) or not hard_constraints(config):
+        if isinstance(exc, NoModelInTimeError) or not hard_constraints(config):
             raise
         raise InfeasibleError(explain(design, data, config)) from None
     objective = problem.objective(coef, intercept)

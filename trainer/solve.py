@@ -19,14 +19,11 @@ from typing import Optional
 
 import pulp
 
+from scorecard.runtime.errors import InfeasibleError, NoModelInTimeError
 from .config import ConfigError
 from .progress import CbcLogWatcher, ProgressCallback, highs_event, relative_gap
 
 BACKENDS = ("cbc", "highs", "cplex", "gurobi")
-
-
-class InfeasibleError(RuntimeError):
-    """No model satisfies the constraints (or none was found within the time limit); exit 3."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +110,7 @@ def _status(lp: pulp.LpProblem, time_limit: float) -> str:
     if lp.status == pulp.LpStatusInfeasible or lp.sol_status == pulp.LpSolutionInfeasible:
         raise InfeasibleError("no model satisfies the constraints; relax them (coefficient ranges, "
                               "--max-features, rate limits)")
-    raise InfeasibleError(f"the time limit ({time_limit:g} s) stopped the search before any feasible "
+    raise NoModelInTimeError(f"the time limit ({time_limit:g} s) stopped the search before any feasible "
                           "model was found; raise --time-limit or relax the constraints")
 
 

@@ -288,6 +288,8 @@ def _pulp_mip(problem: SlimProblem, incumbent: Incumbent, remaining: float, conf
     """The PuLP formulation on HiGHS (CBC without highspy), from the incumbent (kept, with
     status "time_limit", when the solver stops before finding a model itself)."""
     from ..formulation.slim import formulate, read_solution
+    from scorecard.runtime.errors import NoModelInTimeError
+
     from ..solve import InfeasibleError, available, solve as solve_lp
 
     start = time.monotonic()
@@ -299,7 +301,7 @@ def _pulp_mip(problem: SlimProblem, incumbent: Incumbent, remaining: float, conf
                           gap_abs=0.25 * problem.epsilon * ip.scale, warm_start=ip.warm_started, scale=ip.scale,
                           progress=progress)
     except InfeasibleError as exc:
-        if not usable or "time limit" not in str(exc):
+        if not usable or not isinstance(exc, NoModelInTimeError):
             raise
         return Outcome(incumbent, unavoidable_loss(problem), _stopped(start, remaining), name,
                        time.monotonic() - start)
