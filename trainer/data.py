@@ -19,16 +19,13 @@ import numpy as np
 import pandas as pd
 
 from scorecard.runtime import Input, Target
+from scorecard.runtime.table import RESERVED  # the columns scoring adds; training refuses them
+from scorecard.runtime.errors import DataError
 
 from .config import MISSING
 
-RESERVED = ("score", "prediction")  # the columns `scorecard predict` adds; the runtime refuses them
 PARQUET_SUFFIXES = (".parquet", ".pq")
 BOOLEANS = {"true": True, "false": False}
-
-
-class DataError(ValueError):
-    """Bad training data; the message names the file, column and value."""
 
 
 @dataclass(frozen=True)
