@@ -26,7 +26,7 @@ except ImportError:  # older typer runs on the click package
 from scorecard.runtime.errors import ExportError, InfeasibleError, ScorecardError, UsageError
 from scorecard.runtime.files import atomic_output, write_atomic
 
-EXIT_DISAGREE, EXIT_USAGE, EXIT_INFEASIBLE = 1, 2, 3
+EXIT_DISAGREE, EXIT_USAGE = 1, 2  # the other exit codes come with the error classes (runtime/errors.py)
 
 
 class _App(typer.Typer):
