@@ -1,7 +1,7 @@
-# make demo: set up .venv and run the main job on the bundled breastcancer data
-#            (train, show, predict, export every format, verify the exports).
-# make test: set up .venv and the system programs the tests need, start a throwaway
-#            PostgreSQL, run the test suite.
+# make demo: set up .venv with what the demo runs (.[demo]) and run the main job on the
+#            bundled breastcancer data (train, show, predict, export every format, verify).
+# make test: set up .venv with every extra (.[all]) and the system programs the tests need,
+#            start a throwaway PostgreSQL, run ruff and the test suite.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -12,14 +12,15 @@ MODEL  := $(OUT)/breastcancer.json
 
 .PHONY: demo test setup system-deps pg-stop clean
 
-$(VENV)/.installed: pyproject.toml
+# One stamp per extra, so `make demo` then `make test` still installs everything the tests need.
+$(VENV)/.installed-%: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -e '.[all]'
+	$(PY) -m pip install -q -e '.[$*]'
 	touch $@
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed-all
 
-demo: setup
+demo: $(VENV)/.installed-demo
 	mkdir -p $(OUT)
 	$(SC) train $(DATA) --target Benign --c0 0.025 --time-limit 30 -o $(MODEL)
 	$(SC) show $(MODEL)
@@ -36,6 +37,7 @@ system-deps:
 	bash .ci/system-deps.sh
 
 test: setup system-deps
+	$(PY) -m ruff check .
 	eval "$$(bash .ci/postgres.sh)" && $(PY) -m pytest
 
 pg-stop:

@@ -165,11 +165,11 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
     for what, seconds in interleaved(runs, repeat).items():
         record(what, f"m2cgen {m2cgen.__version__}" if what.startswith("anchor") else cpython, seconds,
                notes.get(what, ""))
-    del columns, runs
+    columns = runs = None  # free the memory (not del: the lambdas above close over these names)
     sample = rows[: n // 10]
     seconds = median_seconds(lambda: [score(model, r) for r in sample], 1) * 10
     record("scorecard.runtime score(model, row)", cpython, seconds, f"timed on {len(sample):,} rows")
-    del rows, scores
+    rows = scores = None
 
     # ---- SQL
     import duckdb

@@ -56,6 +56,7 @@ except ImportError:  # the onnx extra is optional: build() says how to get it
 
 from scorecard.runtime import Input, Model, Term
 from scorecard.runtime.score import coerce
+from scorecard.runtime.table import added_columns
 
 from .registry import ExportError, Exporter, register
 
@@ -196,7 +197,7 @@ def build(model: Model) -> "onnx.ModelProto":
         raise ExportError("the onnx export needs the onnx package: pip install 'scorecard[onnx]'")
     if not model.inputs:
         raise ExportError("an ONNX export needs at least one input to know how many rows it scores")
-    outputs_named = ("score", "prediction") if model.probability is None else ("score", "prediction", "probability")
+    outputs_named = added_columns(model)
     for clash in outputs_named:
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the ONNX output of that name; rename it")

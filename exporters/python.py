@@ -48,6 +48,7 @@ import jinja2
 
 from scorecard.runtime import Input, Model, Term
 from scorecard.runtime.score import coerce
+from scorecard.runtime.table import added_columns
 
 from .registry import Exporter, register
 
@@ -145,6 +146,7 @@ def render(model: Model) -> str:
         missing=repr(model.missing), used=[repr(i.name) for i in model.used_inputs],
         reads=reads, intercept=repr(model.intercept), terms=lines, int_sum=int_sum,
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
+        added="(" + ", ".join(f'"{name}"' for name in added_columns(model)) + ")",
         probability=_probability(model))
 
 

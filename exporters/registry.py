@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from scorecard.runtime import Model
+from scorecard.runtime.errors import ExportError
 
-
-class ExportError(ValueError):
-    """A model cannot be exported as asked (unknown format, dialect or option)."""
+__all__ = ["ExportError", "Exporter", "get", "names", "register", "render"]
 
 
 @dataclass(frozen=True)

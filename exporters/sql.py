@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from scorecard.runtime import Input, Model, Term
 from scorecard.runtime.score import coerce
+from scorecard.runtime.table import added_columns
 
 from .registry import ExportError, Exporter, register
 from .sql_dialects import Dialect, dialect as find_dialect
@@ -193,7 +194,7 @@ def _risk_note(probability: dict) -> str:
 def render(model: Model, dialect: str = "ansi", table: str = "input", view: str | None = None) -> str:
     """The scoring query (or ``CREATE VIEW view AS`` the query) as SQL text."""
     d = find_dialect(dialect)
-    added = ("score", "prediction") if model.probability is None else ("score", "prediction", "probability")
+    added = added_columns(model)
     for clash in added:
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the column the query adds; rename it")

@@ -9,6 +9,7 @@ terminal.
 from __future__ import annotations
 
 import unicodedata
+from typing import Any, Mapping
 
 from scorecard.runtime import Model, Training
 
@@ -65,11 +66,16 @@ def _risk_lines(c: Card) -> list[str]:
     return lines
 
 
-def _training_lines(t: Training) -> list[str]:
+def _training_lines(t: Training, defaults: Mapping[str, Any] | None = None) -> list[str]:
     def g(x: float) -> str:
         return f"{x:.6g}"
 
-    params = ", ".join(f"{k}={v}" for k, v in sorted(t.params.items())) or "(none)"
+    if defaults is None:
+        params = ", ".join(f"{k}={v}" for k, v in sorted(t.params.items())) or "(none)"
+    else:  # only the options that differ from the defaults
+        changed = {k: v for k, v in t.params.items() if k not in defaults or defaults[k] != v}
+        params = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
+        params = f"{params} (the rest default)" if changed else "(all default)"
     fields = [
         ("solver", t.solver), ("status", t.status), ("objective", g(t.objective)),
         ("lower bound", g(t.lower_bound)), ("gap", f"{g(t.gap)} ({t.gap * 100:.2f}%)"), ("time", f"{t.seconds:.1f} s"),
@@ -79,8 +85,13 @@ def _training_lines(t: Training) -> list[str]:
     return ["HOW IT WAS TRAINED"] + [f"  {name:<12} {visible(value)}" for name, value in fields]
 
 
-def render_text(model: Model) -> str:
-    """The scorecard of ``model`` as plain text, with how it was trained when known."""
+def render_text(model: Model, defaults: Mapping[str, Any] | None = None) -> str:
+    """The scorecard of ``model`` as plain text, with how it was trained when known.
+
+    ``defaults``: the training options' default values (``TrainConfig().to_params()``, which
+    the caller passes, as exporters do not import the trainer); when given, the training block
+    lists only the options that differ from them instead of every option.
+    """
     c = card(model)
     blocks = [[visible(c.title), ""] + _rows(c)]
     notes = []
@@ -94,7 +105,7 @@ def render_text(model: Model) -> str:
     if c.risks or c.risk_formula:
         blocks.append(_risk_lines(c))
     if model.training is not None:
-        blocks.append(_training_lines(model.training))
+        blocks.append(_training_lines(model.training, defaults))
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
 

@@ -30,6 +30,7 @@ from typing import Callable, Iterable, Mapping
 from scorecard.runtime import Input, Model, RowError, predict, score
 from scorecard.runtime.risk import risk_function
 from scorecard.runtime.score import coerce, is_missing
+from scorecard.runtime.table import added_columns
 
 from . import onnx as onnx_export
 from . import python as python_export
@@ -219,8 +220,8 @@ def _sql_rows(engine: str, con, model: Model, table: Table, placeholder: str, te
             cur.execute(f"INSERT INTO {d.ident('input')} VALUES {', '.join([row_marks] * len(chunk))}",
                         [v for row in chunk for v in row])
     query = sql_export.render(model, dialect=engine).rstrip().rstrip(";")
-    risk_column = ', q."probability"' if model.probability is not None else ""
-    cur.execute(f"SELECT q.{d.ident(table.key)}, q.\"score\", q.\"prediction\"{risk_column} FROM ({query}\n) AS q "
+    added = "".join(f', q."{name}"' for name in added_columns(model))
+    cur.execute(f"SELECT q.{d.ident(table.key)}{added} FROM ({query}\n) AS q "
                 f"ORDER BY q.{d.ident(table.key)}")
     return [tuple(row[1:]) for row in cur.fetchall()]
 
@@ -336,11 +337,8 @@ def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
                 feeds[inp.name] = np.array(["" if v is None else v for v in column], dtype=object)
             else:
                 feeds[inp.name] = np.array([math.nan if v is None else float(v) for v in column], dtype=np.float64)
-        if model.probability is not None:
-            scores, predictions, risks = session.run(["score", "prediction", "probability"], feeds)
-            return [(float(s), float(p), float(r)) for s, p, r in zip(scores, predictions, risks)]
-        scores, predictions = session.run(["score", "prediction"], feeds)
-        return [(float(s), float(p)) for s, p in zip(scores, predictions)]
+        columns = session.run(list(added_columns(model)), feeds)  # score, prediction (and probability)
+        return [tuple(float(v) for v in row) for row in zip(*columns)]
 
     return _run("onnx", f"onnxruntime {ort.__version__}", cases, run, model.probability)
 

@@ -3,13 +3,17 @@
 This folder is the leaf of the project: it imports nothing outside the standard library
 and only relative modules, so it still works when copied alone into another project.
 """
-from .model import GoldenRow, Input, Model, ModelError, Target, Term, Training, dump, dumps, load, loads
+from .errors import (BadInputError, ConfigError, DataError, ExportError, InfeasibleError, ModelError,
+                     NoModelInTimeError, RowError, ScorecardError, UsageError)
+from .model import GoldenRow, Input, Model, Target, Term, Training, dump, dumps, load, loads
 from .risk import risk
-from .score import RowError, decide, format_number, is_missing, predict, score
+from .score import decide, format_number, is_missing, predict, score
 from .table import ScoredTable, score_csv
 
 __all__ = [
-    "GoldenRow", "Input", "Model", "ModelError", "Target", "Term", "Training",
-    "dump", "dumps", "load", "loads", "RowError", "decide", "format_number", "is_missing",
+    "GoldenRow", "Input", "Model", "Target", "Term", "Training",
+    "dump", "dumps", "load", "loads", "decide", "format_number", "is_missing",
     "predict", "risk", "score", "ScoredTable", "score_csv",
+    "ScorecardError", "BadInputError", "UsageError", "ConfigError", "DataError", "ModelError", "RowError",
+    "ExportError", "InfeasibleError", "NoModelInTimeError",
 ]

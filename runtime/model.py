@@ -13,6 +13,7 @@ from typing import Any, Mapping, Union
 
 from .errors import ModelError
 from .files import write_atomic
+from .risk import check_probability
 
 FORMAT = "scorecard-model"
 VERSION = 1
@@ -207,8 +208,6 @@ def _check_model(m: Model) -> None:
                 _fail(f"missing.impute.{name}", f"{value!r} does not fit the {names[name].type} input")
     elif m.missing != "null":
         _fail("missing", f'must be "null" or {{"impute": {{...}}}}, got {m.missing!r}')
-    from .risk import check_probability  # here: risk.py imports this module
-
     check_probability(m.probability)
     for k, g in enumerate(m.golden):
         if not isinstance(g.row, dict):

@@ -21,11 +21,17 @@ from __future__ import annotations
 
 import bisect
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
-from .model import Model, ModelError, Number
+from .errors import ModelError  # not from .model: model.py imports this module to check a model file
 
 METHODS = ("logistic", "table")
+
+
+class HasProbability(Protocol):
+    """What :func:`risk` reads of a :class:`~scorecard.runtime.model.Model`."""
+
+    probability: dict | None
 
 
 def check_probability(probability: Any) -> None:
@@ -59,14 +65,14 @@ def check_probability(probability: Any) -> None:
         last_score, last_risk = row["score"], row["risk"]
 
 
-def risk(model: Model, score: Number | None) -> float | None:
+def risk(model: HasProbability, score: float | None) -> float | None:
     """The probability of the positive class at ``score`` (None without a score or a mapping)."""
     if score is None or model.probability is None:
         return None
     return risk_function(model.probability)(score)
 
 
-def risk_function(probability: dict | None) -> Callable[[Number | None], float | None]:
+def risk_function(probability: dict | None) -> Callable[[float | None], float | None]:
     """``risk`` as a function of the score alone, checked and prepared once (for many rows):
     ``risk_function(model.probability)(s) == risk(model, s)`` for every score ``s``."""
     check_probability(probability)
@@ -75,7 +81,7 @@ def risk_function(probability: dict | None) -> Callable[[Number | None], float |
     if probability["method"] == "logistic":
         scale = probability["scale"]
 
-        def logistic(score: Number | None) -> float | None:
+        def logistic(score: float | None) -> float | None:
             if score is None:
                 return None
             z = scale * score
@@ -85,7 +91,7 @@ def risk_function(probability: dict | None) -> Callable[[Number | None], float |
     scores = [row["score"] for row in probability["table"]]
     risks = [float(row["risk"]) for row in probability["table"]]
 
-    def table(score: Number | None) -> float | None:
+    def table(score: float | None) -> float | None:
         if score is None:
             return None
         return risks[max(bisect.bisect_right(scores, score) - 1, 0)]

@@ -16,9 +16,14 @@ from .model import Model
 from .risk import risk_function
 from .score import RowError, decide, format_number, score
 
-ADDED = ("score", "prediction")
+#: The output names scoring adds, defined once for the whole project: the runtime table and
+#: every export that adds columns (SQL, ONNX, Python) write them, so training refuses a data
+#: column with any of these names and scoring refuses one with a name it adds.
+RESERVED = ("score", "prediction", "probability")
+#: The columns added for every model.
+ADDED = RESERVED[:2]
 #: The columns added for a model with ``probability``.
-ADDED_WITH_PROBABILITY = ADDED + ("probability",)
+ADDED_WITH_PROBABILITY = RESERVED
 
 
 def added_columns(model: Model) -> tuple[str, ...]:

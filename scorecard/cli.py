@@ -6,11 +6,14 @@ code 2, no traceback; ``verify`` disagreement is 1 and an infeasible training pr
 """
 from __future__ import annotations
 
+import copy
+import dataclasses
 import functools
 import inspect
 import io
 import os
 import sys
+import typing
 from typing import Annotated, Optional
 
 import typer
@@ -20,17 +23,10 @@ try:  # typer >= 0.26 carries its own click
 except ImportError:  # older typer runs on the click package
     from click import exceptions as click_errors
 
+from scorecard.runtime.errors import ExportError, InfeasibleError, ScorecardError, UsageError
 from scorecard.runtime.files import atomic_output, write_atomic
 
-EXIT_DISAGREE, EXIT_USAGE, EXIT_INFEASIBLE = 1, 2, 3
-
-
-class UsageError(ValueError):
-    """A command line that cannot work (a missing or malformed option)."""
-
-
-class Infeasible(Exception):
-    """No model satisfies the constraints (exit 3)."""
+EXIT_DISAGREE, EXIT_USAGE = 1, 2  # the other exit codes come with the error classes (runtime/errors.py)
 
 
 class _App(typer.Typer):
@@ -44,6 +40,20 @@ app = _App(name="scorecard", add_completion=False, no_args_is_help=True, pretty_
            help="Train provably optimal integer scoring systems (SLIM) and export them anywhere.")
 
 
+def _print_version(value: Optional[bool]) -> None:
+    if value:
+        from scorecard import __version__
+
+        print(f"scorecard {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(version: Annotated[Optional[bool], typer.Option(
+        "--version", callback=_print_version, is_eager=True, help="Print the version and exit.")] = None) -> None:
+    """Train provably optimal integer scoring systems (SLIM) and export them anywhere."""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
     command = typer.main.get_command(app)
@@ -53,36 +63,22 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE  # typer has printed the help
     except click_errors.ClickException as exc:
         return _fail(exc.format_message())
-    except _user_errors() as exc:
-        return _fail(str(exc))
-    except Infeasible as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_INFEASIBLE
+    except ScorecardError as exc:  # every error a user can cause; the class says the exit code
+        return _fail(str(exc), exc.exit_code)
     except UnicodeDecodeError as exc:
         return _fail(f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+    except BrokenPipeError:  # `scorecard predict M D | head`: the reader has gone, nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so exit's flush cannot fail again
+        return 1
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         return _fail(f"{where}{exc.strerror or exc}")
     return code if isinstance(code, int) else 0
 
 
-USER_ERRORS = {  # module -> the error it raises for bad input (exit 2)
-    "scorecard.trainer.options.config": "ConfigError", "scorecard.trainer.data.prepare": "DataError",
-    "scorecard.runtime.model": "ModelError", "scorecard.runtime.score": "RowError",
-    "scorecard.exporters.registry": "ExportError",
-}
-
-
-def _user_errors() -> tuple[type[Exception], ...]:
-    """The bad-input error classes of the modules loaded so far (a module not imported
-    raised nothing), so ``scorecard show`` need not import pandas just to catch DataError."""
-    loaded = [getattr(sys.modules[name], cls) for name, cls in USER_ERRORS.items() if name in sys.modules]
-    return (UsageError, *loaded)
-
-
-def _fail(message: str) -> int:
+def _fail(message: str, code: int = EXIT_USAGE) -> int:
     print("error: " + " ".join(message.split()), file=sys.stderr)
-    return EXIT_USAGE
+    return code
 
 
 def _say(message: str) -> None:
@@ -132,7 +128,8 @@ Reduce = Annotated[Optional[bool], typer.Option("--reduce/--no-reduce", help="Da
 ReduceWidth = Annotated[Optional[float], typer.Option(
     "--reduce-width", help="Level-set width eps of --reduce (default: warm start's objective - proxy optimum).")]
 Config = Annotated[Optional[str], typer.Option("--config", help="TOML file of these options; flags win.")]
-Verbose = Annotated[Optional[bool], typer.Option("--verbose/--quiet", help="Show the solver's log.")]
+Verbose = Annotated[Optional[bool], typer.Option(
+    "--verbose/--quiet", help="Show the solver's progress (a line per update when standard error is not a terminal).")]
 
 
 def _numbers(text: str | None, option: str) -> tuple[float, ...] | None:
@@ -183,16 +180,6 @@ def _load_data(path: str, target: str, positive, missing: str):
     return data
 
 
-def _train(data, config, progress):
-    from scorecard.runtime.errors import InfeasibleError
-    from scorecard.trainer.train import train
-
-    try:
-        return train(data, config, progress=progress)
-    except InfeasibleError as exc:
-        raise Infeasible(str(exc)) from None
-
-
 TRAIN_OPTIONS = (
     ("target", Target), ("positive", Positive), ("model", Kind), ("c0", C0), ("coef_min", CoefMin),
     ("coef_max", CoefMax), ("coef_set", CoefSet), ("intercept_min", InterMin), ("intercept_max", InterMax),
@@ -206,11 +193,42 @@ TRAIN_OPTIONS = (
 )
 
 
+#: Flag name -> TrainConfig field where they differ (the CLI takes --sign COL=+ for ``signs``).
+CONFIG_FIELDS = {"sign": "signs", "c0_for": "c0_by_input"}
+
+
+def _default_text(name: str, value) -> str | None:
+    """How ``--help`` shows a training option's default; None when there is none to show."""
+    if value is None or value in ({}, (), []):
+        return None
+    if isinstance(value, bool):
+        flag = name.replace("_", "-")
+        return f"--{flag}" if value else f"--no-{flag}" if name != "verbose" else "--quiet"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def with_defaults(name: str, kind):
+    """``kind`` (an ``Annotated[..., typer.Option(...)]``) with TrainConfig's default for the
+    option added to its help, e.g. "(default: 0.01)": the flags default to None so that a
+    --config file can be merged under them, so typer cannot show the effective default itself."""
+    from scorecard.trainer.options.config import TrainConfig
+
+    defaults = {f.name: f.default_factory() if f.default is dataclasses.MISSING else f.default
+                for f in dataclasses.fields(TrainConfig) if f.init}
+    text = _default_text(name, defaults.get(CONFIG_FIELDS.get(name, name)))
+    if text is None:
+        return kind
+    base, info, *rest = typing.get_args(kind)
+    info = copy.copy(info)
+    info.help = f"{info.help} (default: {text})"
+    return Annotated[(base, info, *rest)]
+
+
 def with_train_options(command):
     """Give ``command`` every training option (typer reads the signature); it receives them
     as one dict, ``options``, so ``train`` and ``cv`` share one list of flags."""
     own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != "options"]
-    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=kind)
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=with_defaults(name, kind))
              for name, kind in TRAIN_OPTIONS]
 
     @functools.wraps(command)
@@ -247,12 +265,13 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
     """Train a scoring system on DATA and write the model file."""
     from scorecard.live import LiveProgress
     from scorecard.runtime import dumps
+    from scorecard.trainer.train import train as fit
 
     cfg, target_name, positive_value = _configure(options)
     labeled = _load_data(data, target_name, positive_value, cfg.missing)
-    live = LiveProgress()
+    live = LiveProgress(verbose=cfg.verbose)
     try:
-        fitted = _train(labeled, cfg, live)
+        fitted = fit(labeled, cfg, progress=live)
     finally:
         live.close()
     write_atomic(output, dumps(fitted))
@@ -262,7 +281,8 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
 def summary(model, output: str) -> str:
     """``model: slim, 2 terms | status optimal, gap 0.0% | train error 3.2% | 1.4s -> out.json``."""
     t = model.training
-    parts = [f"model: {t.params.get('model', model.kind) if t else model.kind}, {len(model.terms)} terms"]
+    n = len(model.terms)
+    parts = [f"model: {t.params.get('model', model.kind) if t else model.kind}, {n} term{'' if n == 1 else 's'}"]
     if t is not None:
         parts += [f"status {t.status}, gap {100 * t.gap:.1f}%", f"train error {100 * t.train_error:.1f}%",
                   f"{t.seconds:.1f}s"]
@@ -278,20 +298,37 @@ def show(model: ModelPath) -> None:
     from scorecard.exporters.text import render_text
     from scorecard.runtime import load
 
-    print(render_text(load(model)), end="")
+    print(render_text(load(model), defaults=_training_defaults()), end="")
+
+
+def _training_defaults() -> dict:
+    """Every training option's default as the model file records it (``training.params``)."""
+    from scorecard.trainer.options.config import TrainConfig
+
+    return TrainConfig().to_params()
 
 
 @app.command()
 def predict(model: ModelPath, data: Data,
-            output: Annotated[str, typer.Option("-o", "--output", help="Where to write the scored CSV.")]) -> None:
-    """Score DATA: its rows plus 'score' and 'prediction' columns, and 'probability' when the
-    model has a score-to-risk map."""
+            output: Annotated[Optional[str], typer.Option(
+                "-o", "--output", help="Where to write the scored CSV (default, or '-': standard output).")] = None,
+            ) -> None:
+    """Score DATA: its rows plus 'score', 'prediction' (and 'probability') columns.
+
+    'probability' is added when the model has a score-to-risk map. A file given with -o is
+    written all or nothing; standard output gets the rows as they are scored.
+    """
     from scorecard.runtime import load, score_csv
 
     fitted = load(model)
-    with atomic_output(output) as out:
+    if output is None or output == "-":
         with _csv_text(data) as infile:
-            result = score_csv(fitted, infile, out, source=data)
+            result = score_csv(fitted, infile, sys.stdout, source=data)
+        sys.stdout.flush()
+    else:
+        with atomic_output(output) as out:
+            with _csv_text(data) as infile:
+                result = score_csv(fitted, infile, out, source=data)
     if result.unscored:
         _say(f"{result.unscored} of {result.rows} rows have no score (missing values)")
 
@@ -317,7 +354,7 @@ def export(model: ModelPath,
            table: Annotated[Optional[str], typer.Option("--table", help="sql: the table to read (default input).")] = None,
            ) -> None:
     """Write the model as one self-contained file in another format."""
-    from scorecard.exporters.registry import ExportError, get
+    from scorecard.exporters.registry import get
     from scorecard.runtime import load
 
     fitted = load(model)
@@ -328,6 +365,8 @@ def export(model: ModelPath,
     for name in options:
         if name not in accepted and not takes_any:
             raise ExportError(f"--{name} does not apply to --format {format}")
+    if exporter.name == "text":  # as `scorecard show` prints it: the options that differ from the defaults
+        options["defaults"] = _training_defaults()
     write_atomic(output, exporter.render(fitted, **options))
 
 
@@ -359,7 +398,6 @@ def cv(data: Data, options: dict,
     """Stratified K-fold cross-validation: train/test error, size, time, status and gap per fold."""
     from scorecard import crossval
     from scorecard.live import LiveProgress
-    from scorecard.runtime.errors import InfeasibleError
     from scorecard.svgplot import error_vs_size
     from scorecard.trainer.train import train as fit
 
@@ -372,7 +410,7 @@ def cv(data: Data, options: dict,
 
     widths = (8, 5, 12, 11, 5, 8, 12, 8)
     print(" ".join(f"{name:>{w}}" for name, w in zip(crossval.COLUMNS, widths)))
-    live = LiveProgress()
+    live = LiveProgress(verbose=cfg.verbose)
 
     def show_row(row) -> None:
         live.close()
@@ -385,7 +423,7 @@ def cv(data: Data, options: dict,
         live.close()
     totals = [r for r in results if r.fold == "all" and r.size is not None]
     if not totals:
-        raise Infeasible("no fold found a model within the constraints")
+        raise InfeasibleError("no fold found a model within the constraints")
     if output:
         with atomic_output(output) as fh:
             fh.write(",".join(crossval.COLUMNS) + "\n")

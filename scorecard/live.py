@@ -1,6 +1,7 @@
 """Live solver progress on the terminal: incumbent, bound, gap and time, updated in place.
 
-Quiet when standard error is not a terminal (pipes, CI logs), so logs stay clean.
+Quiet when standard error is not a terminal (pipes, CI logs), so logs stay clean, unless
+``verbose``: then each update is written as a line of its own (nothing redrawn in place).
 """
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ from typing import TextIO
 class LiveProgress:
     """A ``progress`` callback for :func:`scorecard.trainer.train` that redraws one line.
 
-    Redraws at most every ``interval`` seconds; :meth:`close` ends the line.
+    Redraws at most every ``interval`` seconds; :meth:`close` ends the line. Where the stream
+    is not a terminal it writes nothing, or with ``verbose`` one plain line per update (at most
+    one per ``interval``), so a piped log shows the solver's progress too.
     """
 
-    def __init__(self, stream: TextIO | None = None, interval: float = 0.2) -> None:
+    def __init__(self, stream: TextIO | None = None, interval: float = 0.2, verbose: bool = False) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.enabled = self.terminal or verbose
         self.interval = interval
         self._last = 0.0
         self._drawn = False
@@ -29,6 +33,10 @@ class LiveProgress:
         if now - self._last < self.interval:
             return
         self._last = now
+        if not self.terminal:
+            self.stream.write(describe(event) + "\n")
+            self.stream.flush()
+            return
         self.stream.write("\r" + describe(event) + "\x1b[K")
         self.stream.flush()
         self._drawn = True

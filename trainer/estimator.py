@@ -200,3 +200,11 @@ def _not_fitted(estimator) -> Exception:
         NotFittedError = AttributeError
     return NotFittedError(f"This {type(estimator).__name__} instance is not fitted yet. "
                           "Call 'fit' with appropriate arguments before using this estimator.")
+
+
+class MofNClassifier(SLIMClassifier):
+    """M-of-N rule table (paper Section 3.3.1): predicts ``classes_[1]`` when at least M of
+    its N rules hold; SLIMClassifier's parameters, trained as ``scorecard train --model mofn``."""
+
+    def config(self) -> TrainConfig:
+        return super().config().with_options(model="mofn")

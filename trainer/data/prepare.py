@@ -19,10 +19,10 @@ import numpy as np
 import pandas as pd
 from scorecard.runtime import Input, Target
 from scorecard.runtime.errors import DataError
+from scorecard.runtime.table import RESERVED  # the columns scoring adds; training refuses them
 
 from ..options.config import MISSING
 
-RESERVED = ("score", "prediction")  # the columns `scorecard predict` adds; the runtime refuses them
 PARQUET_SUFFIXES = (".parquet", ".pq")
 BOOLEANS = {"true": True, "false": False}
 

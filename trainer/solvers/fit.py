@@ -77,5 +77,5 @@ def fit_problem(problem: SlimProblem, config: TrainConfig,
     if usable is not None and (broken or usable.objective < problem.objective(coef, intercept)):
         coef, intercept = usable.coef, usable.intercept  # the solver's rounding made it worse
     elif broken:
-        raise InfeasibleError(f"the solver's model breaks a constraint ({broken[0]}); raise the time limit")
+        raise NoModelInTimeError(f"the solver's model breaks a constraint ({broken[0]}); raise the time limit")
     return coef, intercept, result
