@@ -36,7 +36,6 @@ Results are cached per (data set, method, time limit of ours) in
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import math
 import os
