@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..problem.bounds import free_columns, size_limit, unavoidable_loss
-from ..problem.slim import SlimProblem
-from .local_search import Incumbent
+from ..problem.bounds import size_limit, unavoidable_loss
+from ..problem.slim import SlimProblem, free_columns, penalty_terms
+from .warm_start import Incumbent
 
 
 def majority(problem: SlimProblem) -> np.ndarray:
@@ -40,8 +40,7 @@ def lightest_error(problem: SlimProblem) -> float:
 def applies(problem: SlimProblem) -> bool:
     """Whether one avoidable error costs more than the cheapest feature, so that a model
     making none may well be the optimum (worth searching those first)."""
-    free = free_columns(problem)
-    return len(free) > 0 and float(problem.c0[free].min()) + problem.epsilon < lightest_error(problem)
+    return len(free_columns(problem)) > 0 and problem.feature_price < lightest_error(problem)
 
 
 def decisive(problem: SlimProblem, upper_bound: float) -> bool:
@@ -52,7 +51,7 @@ def decisive(problem: SlimProblem, upper_bound: float) -> bool:
     if limit is None or limit < 1 or len(free) == 0:
         return False
     widest = np.maximum(np.abs(problem.coef_lo[free]), np.abs(problem.coef_hi[free]))
-    priciest = np.sort(problem.c0[free] + problem.epsilon * widest)[::-1][:limit].sum()
+    priciest = np.sort(penalty_terms(widest, problem.c0[free], problem.epsilon))[::-1][:limit].sum()
     return bool(priciest < lightest_error(problem))
 
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..problem.bounds import size_limit
 from ..problem.slim import SlimProblem
-from ..search.local_search import Incumbent
+from ..search.warm_start import Incumbent
 from .progress import Progress, relative_gap
 
 # Integer steps of the scaled objective per epsilon (the L1 unit).

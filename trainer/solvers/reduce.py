@@ -276,13 +276,13 @@ def fit_reduced(problem: SlimProblem, config: TrainConfig, progress: Optional[Pr
     limits (max FPR, min TPR, ...) count every row: with them the problem is solved whole.
     """
     from ..problem.constrained import violations
-    from ..search.local_search import local_search
+    from ..search.warm_start import warm_start
     from .fit import fit_problem
 
     limits = problem.constraints is not None and any(
         k in problem.constraints.present for k in ("max_fpr", "min_tpr", "max_positive_rate"))
     deadline = time.monotonic() + config.time_limit
-    start = local_search(problem, seconds=min(5.0, 0.1 * config.time_limit), max_features=problem.max_features)
+    start = warm_start(problem, seconds=min(5.0, 0.1 * config.time_limit), max_features=problem.max_features)
     if limits or violations(problem, start.coef, start.intercept):
         coef, intercept, result = fit_problem(problem, config, progress)
         return coef, intercept, result, {"rows_removed": 0, "reason": "rate limits or no feasible warm start"}
