@@ -61,19 +61,6 @@ def check_loss(loss: str) -> str:
     return loss
 
 
-def pointwise(loss: str, margins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Reference float64 loss ``l(m)`` and slope ``l'(m)`` of each margin (plain, for checks)."""
-    m = np.asarray(margins, dtype=np.float64)
-    if check_loss(loss) == "logistic":
-        return np.logaddexp(0.0, -m), -0.5 * (1.0 - np.tanh(0.5 * m))
-    if loss == "hinge":
-        return np.maximum(0.0, 1.0 - m), -(m < 1.0).astype(np.float64)
-    if loss == "exponential":
-        e = np.exp(-m)
-        return e, -e
-    return (1.0 - m) ** 2, -2.0 * (1.0 - m)
-
-
 class _Workspace:
     """Reused buffers for one worker: margins, slope, two scratch vectors and a mask of one block."""
 

@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scorecard.runtime.errors import ConfigError
 
 from ..data.design import Design
 from ..options.config import TrainConfig
@@ -124,7 +123,9 @@ def penalty(coefs: np.ndarray, c0: np.ndarray, epsilon: float) -> np.floating | 
 
 
 def build_problem(design: Design, y: np.ndarray, config: TrainConfig) -> SlimProblem:
-    """The SLIM problem of a design and labels (+1/-1) under ``config``."""
+    """The plain SLIM problem of a design and labels (+1/-1): every coefficient in
+    [coef_min, coef_max], one C0. Signs, coefficient sets and per-input prices are applied
+    on top by :func:`.constrained.constrained_problem`, the only production caller."""
     n, p = design.X.shape
     X, row_of = np.unique(design.X, axis=0, return_inverse=True)
     row_of = row_of.reshape(-1)
@@ -133,16 +134,6 @@ def build_problem(design: Design, y: np.ndarray, config: TrainConfig) -> SlimPro
     neg_w = np.bincount(row_of, weights=~positive * (2.0 * (1.0 - config.w_pos) / n), minlength=len(X))
     lo = np.full(p, config.coef_min, dtype=np.int64)
     hi = np.full(p, config.coef_max, dtype=np.int64)
-    names = {c.input for c in design.columns}
-    for name, sign in config.signs.items():
-        if name not in names:
-            raise ConfigError(f"--sign: {name!r} is not a feature column of the data")
-        for j, col in enumerate(design.columns):
-            if col.input == name:
-                if sign == "+":
-                    lo[j] = max(lo[j], 0)
-                else:
-                    hi[j] = min(hi[j], 0)
     c0 = np.full(p, float(config.c0))
     unit = 2.0 * min(config.w_pos, 1.0 - config.w_pos) / n
     prices = [v for v in (unit, float(config.c0)) if v > 0]
