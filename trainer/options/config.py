@@ -13,6 +13,8 @@ from typing import Any, Mapping
 
 from scorecard.runtime.errors import ConfigError
 
+from .constraints import normalize_config, plain_params
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -115,8 +117,6 @@ class TrainConfig:
         _check(_int(self.seed) and self.seed >= 0, "--seed", self.seed, "an integer >= 0")
         _check(self.reduce_width is None or (_finite(self.reduce_width) and self.reduce_width >= 0), "--reduce-width",
                self.reduce_width, "a number >= 0 (the level-set width of --reduce)")
-        from .constraints import normalize_config
-
         normalize_config(self)
 
     def with_options(self, **changes: Any) -> "TrainConfig":
@@ -129,8 +129,6 @@ class TrainConfig:
         for f in fields(self):
             v = getattr(self, f.name)
             out[f.name] = dict(v) if isinstance(v, Mapping) else list(v) if isinstance(v, tuple) else v
-        from .constraints import plain_params
-
         out.update(plain_params(self))
         return out
 
