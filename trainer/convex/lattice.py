@@ -1,7 +1,7 @@
 """The coefficient lattice of a scoring system (SLIM's Lset) and the price of using it.
 
-Shared by the cutting-plane master (``decompose.py``), the curvature certificate
-(``curvature.py``) and data reduction (``reduce.py``): which integer vectors are allowed
+Shared by the cutting-plane master (``convex/cutting_planes.py``), the curvature certificate
+(``curvature.py``) and data reduction (``solvers/reduce.py``): which integer vectors are allowed
 (ranges, explicit value sets, signs as bounds, feature counts) and the interpretability
 penalty of Eq. 3.1 (computed by :func:`..problem.slim.penalty`, as for :class:`SlimProblem`).
 """

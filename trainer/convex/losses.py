@@ -1,6 +1,6 @@
 """Loss oracles: the aggregate convex loss and its (sub)gradient over the data.
 
-The cutting-plane trainer (``decompose.py``, the paper's Algorithm 1, Section 4.1) never
+The cutting-plane trainer (``convex/cutting_planes.py``, the paper's Algorithm 1, Section 4.1) never
 sees a row of data: it asks an *oracle* for ``L(lam)`` and ``grad L(lam)`` at a coefficient
 vector and turns the answer into the cut ``theta >= L(lam_k) + grad L(lam_k) . (lam - lam_k)``
 (Eq. 4.1). This module is that oracle, for the losses of the paper's Appendix tables

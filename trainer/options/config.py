@@ -66,7 +66,7 @@ class TrainConfig:
     verbose: bool = False
     reduce: bool = False  # data reduction before the IP (Section 4.2, Algorithm 2; trainer/reduce.py)
     reduce_width: float | None = None  # its level-set width eps; None: Z(warm start) - Z~(proxy optimum)
-    # The constraint language (trainer/constraints.py, docs/constraints.md): plain TOML
+    # The constraint language (trainer/options/constraints.py, docs/constraints.md): plain TOML
     # values are turned into its dataclasses and checked by constraints.normalize_config.
     coefficients: Mapping[str, Any] = field(default_factory=dict)  # input -> coefficient set
     intercept_set: Any = None  # explicit values of the intercept (Section 2.2)

@@ -3,7 +3,7 @@
 "At most 10 items, false-positive rate at most 20 %, hypertension only adds risk" is
 written once (TOML, CLI flags or Python) and every model trained with it obeys it exactly
 on the training data. This module holds the vocabulary and its parsing; the integer
-program side is ``formulation/constraints.py``. The pieces, with the paper's sections
+program side is ``solvers/ip/constraints.py``. The pieces, with the paper's sections
 (Ustun & Rudin, "Methods and Models for Interpretable Linear Classification"):
 
 - coefficient sets per input and for the intercept, as ranges, lists or named presets

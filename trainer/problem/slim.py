@@ -2,7 +2,7 @@
 
 A :class:`SlimProblem` says *what* to solve, never *how*: the distinct feature rows with
 their class weights, the box of each coefficient and of the intercept, the per-column L0
-price, the L1 tie-break and the margin. Formulations (``formulation/slim.py``, later PILM,
+price, the L1 tie-break and the margin. Formulations (``solvers/ip/slim.py``, later PILM,
 M-of-N, CP-SAT, cutting planes) read it; :meth:`SlimProblem.objective` is the true objective
 every solution is judged by, computed from integers with the runtime's rule (score > 0).
 """
@@ -53,7 +53,7 @@ class SlimProblem:
     max_features: int | None
     min_features: int | None
     # Constraints beyond the box (value sets, composition, rate limits, PILM, TILM; see
-    # resolve.py). None for plain SLIM; a backend that cannot enforce every kind named in
+    # constrained.py). None for plain SLIM; a backend that cannot enforce every kind named in
     # ``constraints.present`` must leave the problem to the MIP.
     constraints: ColumnConstraints | None = None
 

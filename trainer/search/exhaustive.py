@@ -4,7 +4,7 @@ For small problems (few columns, or an incumbent good enough to allow few featur
 certifies optimality faster than any MIP.
 
 :func:`plan` lists the supports (sets of non-zero columns) that could hold a better model:
-at most :func:`~..bounds.size_limit` columns, and a support is dropped when its unavoidable
+at most :func:`~..problem.bounds.size_limit` columns, and a support is dropped when its unavoidable
 loss (rows that collide on it with both labels) plus its penalty already reaches the
 incumbent. The listing is depth-first, each support's row groups refined from its parent's,
 and a whole subtree is dropped when even the parent plus every later column collides too much.
@@ -70,7 +70,7 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
     Supports are listed depth-first, each one's row groups refined from its parent's, so the
     collision bound of a support costs one pass over the distinct rows. With ``conflicts``
     (integer data), a support with many coefficient vectors is also dropped when disjoint
-    four-row conflicts on it (:func:`~..bounds.conflict_loss`) already cost more than its budget.
+    four-row conflicts on it (:func:`~..problem.bounds.conflict_loss`) already cost more than its budget.
     """
     limit = size_limit(problem, upper_bound)
     if limit is None:

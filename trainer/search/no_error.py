@@ -8,7 +8,7 @@ When the largest penalty (C0 and epsilon L1) a model can pay is below d, as at t
 C0 = 0.9 / NP (Section 6: "the most accurate model"), the optimum is the sparsest such
 model if one exists (:func:`decisive`); when only the cheapest feature costs less than d
 (:func:`applies`), such a model is a strong incumbent for the full search. CP-SAT with
-every prediction fixed (:func:`.cpsat.solve` with ``predictions``) has no implications left
+every prediction fixed (:func:`..solvers.cpsat.solve` with ``predictions``) has no implications left
 to branch on, only the covering problem of the coefficients: on mushroom it finds a
 7-feature zero-error model in a minute where the full problem's search ends at 31
 features. The certificate (:func:`bound`): the optimum is at least min(U + d, the
