@@ -97,6 +97,12 @@ class SlimProblem:
         free = free_columns(self)
         return float(self.feature_costs[free].min()) if len(free) else 0.0
 
+    @property
+    def feature_cap(self) -> int:
+        """Most non-zero coefficients any model has: its free columns, at most max_features."""
+        cap = len(free_columns(self))
+        return cap if self.max_features is None else min(cap, self.max_features)
+
     def objective(self, coef: np.ndarray, intercept: float) -> float:
         """The true SLIM objective of an integer solution (never the solver's float)."""
         extra = self.constraints.extra_penalty(coef) if self.constraints is not None else 0.0
@@ -168,11 +174,10 @@ def feature_limit(problem: SlimProblem, upper_bound: float) -> int:
 
     Every non-zero coefficient costs at least :attr:`SlimProblem.feature_price` (and the
     loss is >= 0), so at most floor(UB / price) of them fit under the incumbent (with equality
-    allowed: the IP must be able to return the incumbent); also at most max_features and P.
+    allowed: the IP must be able to return the incumbent); also at most
+    :attr:`SlimProblem.feature_cap`.
     """
-    limit = problem.n_columns
-    if problem.max_features is not None:
-        limit = min(limit, problem.max_features)
+    limit = problem.feature_cap
     price = problem.feature_price
     if price > 0 and math.isfinite(upper_bound):
         limit = min(limit, int(math.floor(upper_bound / price + 1e-9)))
