@@ -40,7 +40,7 @@ from results import write_section
 from scorecard.trainer.data.families import design_for
 from scorecard.trainer.options.config import TrainConfig
 from scorecard.trainer.problem.constrained import constrained_problem
-from scorecard.trainer.search.local_search import local_search
+from scorecard.trainer.search.warm_start import warm_start
 from scorecard.trainer.solvers.fit import fit_problem
 from scorecard.trainer.solvers.reduce import LP_SLACK, HingeProxy, majority
 from scorecard.trainer.train import train
@@ -146,7 +146,7 @@ def figure(args: argparse.Namespace, direct_optimum: float | None) -> tuple[list
     problem = constrained_problem(design_for(data, config), data, config)
     coef, intercept, result = fit_problem(problem, config)
     optimum = problem.objective(coef, intercept)
-    warm = local_search(problem, seconds=min(5.0, 0.1 * config.time_limit), max_features=problem.max_features)
+    warm = warm_start(problem, seconds=min(5.0, 0.1 * config.time_limit))
     best, candidates, values = variant_values(problem, warm)
     at_optimum = proxy_at(problem, coef, intercept)
     eps_min = at_optimum - best

@@ -7,9 +7,11 @@ an array (array columns are named ``x0``, ``x1``, ...), fitted attributes ending
 from __future__ import annotations
 
 import inspect
+import warnings
 
 import numpy as np
 import pandas as pd
+from scorecard.runtime import score as runtime_score
 
 from .data.prepare import prepare
 from .options.config import TrainConfig
@@ -131,8 +133,6 @@ class SLIMClassifier:
             raise ValueError("Input X contains NaN or infinity; SLIMClassifier trains on complete rows only")
         labels = np.asarray(y)
         if labels.ndim == 2 and labels.shape[1] == 1:
-            import warnings
-
             warnings.warn("A column-vector y was passed when a 1d array was expected; using y.ravel()",
                           _conversion_warning())
             labels = labels.ravel()
@@ -167,13 +167,11 @@ class SLIMClassifier:
 
     def decision_function(self, X) -> np.ndarray:
         """The score of each row (intercept plus points); > 0 predicts ``classes_[1]``."""
-        from scorecard.runtime import score
-
         if not hasattr(self, "model_"):
             raise _not_fitted(self)
         frame = self._frame(X, fitting=False)
         rows = frame.to_dict(orient="records")
-        out = np.array([score(self.model_, row) for row in rows], dtype=float)
+        out = np.array([runtime_score(self.model_, row) for row in rows], dtype=float)
         return out
 
     def predict(self, X) -> np.ndarray:

@@ -105,6 +105,24 @@ def test_best_intercept_sweep_matches_trying_every_intercept():
         assert l == pytest.approx(best)
 
 
+def test_best_intercept_sweep_with_a_margin_matches_trying_every_intercept():
+    # The IP's rule (positive iff score + intercept >= gamma), which the warm start follows
+    # where the problem's margin is not exact.
+    problem, _ = problem_of(real_valued(seed=11, n=25), c0=0.01, **SMALL)
+    gamma = 0.3
+    rng = np.random.default_rng(1)
+    coefs = rng.integers(-2, 3, size=(40, problem.n_columns))
+
+    def loss(c, b):
+        positive = problem.scores(c, b) >= gamma - 1e-9
+        return float(problem.pos_w[~positive].sum() + problem.neg_w[positive].sum())
+
+    found, intercept = Sweeper(problem, margin=gamma).best_intercepts(coefs)
+    for c, l, b in zip(coefs, found, intercept):
+        assert loss(c, int(b)) == pytest.approx(l)
+        assert l == pytest.approx(min(loss(c, k) for k in range(problem.intercept_lo, problem.intercept_hi + 1)))
+
+
 def test_auto_proves_the_same_optimum_as_cbc_on_bankruptcy():
     data = prepare(pd.read_csv(SHARED / "bankruptcy.csv"), "NotBankrupt")
     ours = train(data, TrainConfig(solver="auto", time_limit=60))

@@ -13,13 +13,12 @@ from scorecard.trainer.convex.lattice import CoefficientSpace
 from scorecard.trainer.convex.losses import (
     LOSSES,
     ArrayOracle,
-    pointwise,
     signed_columns,
 )
 from scorecard.trainer.data.prepare import prepare
 from scorecard.trainer.options.config import TrainConfig
 from scorecard.trainer.train import train
-from test_losses import gaussian
+from test_losses import gaussian, pointwise
 
 
 def brute_force(X, y, loss, space: CoefficientSpace) -> float:

@@ -9,7 +9,6 @@ from scorecard.trainer.convex.losses import (
     DaskOracle,
     ParquetOracle,
     ParquetSource,
-    pointwise,
     signed_columns,
 )
 
@@ -23,6 +22,21 @@ def gaussian(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 
 POINTS = [np.array([-10.0, 2, 2, 2, 2, 2]), np.array([-3.0, 1, 0, -1, 2, 0.5]), np.zeros(6)]
+
+
+def pointwise(loss: str, margins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Reference float64 loss ``l(m)`` and slope ``l'(m)`` of each margin, written plainly
+    to check the oracles' fused in-place kernels against."""
+    m = np.asarray(margins, dtype=np.float64)
+    if loss == "logistic":
+        return np.logaddexp(0.0, -m), -0.5 * (1.0 - np.tanh(0.5 * m))
+    if loss == "hinge":
+        return np.maximum(0.0, 1.0 - m), -(m < 1.0).astype(np.float64)
+    if loss == "exponential":
+        e = np.exp(-m)
+        return e, -e
+    assert loss == "quadratic"
+    return (1.0 - m) ** 2, -2.0 * (1.0 - m)
 
 
 def reference(loss: str, X: np.ndarray, y: np.ndarray, lam: np.ndarray, w: np.ndarray | None = None):

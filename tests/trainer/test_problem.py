@@ -4,6 +4,7 @@ import pytest
 from scorecard.runtime.errors import ConfigError
 from scorecard.trainer.data.design import encode
 from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.problem.constrained import constrained_problem
 from scorecard.trainer.problem.slim import build_problem, margin
 from slimdata import labeled
 
@@ -31,12 +32,18 @@ def test_half_class_weight_gives_the_plain_error_rate():
 
 
 def test_signs_bound_every_column_of_the_input():
+    # Through the production path: constrained_problem applies the signs, not build_problem.
     frame = pd.DataFrame({"a": [0, 1, 2], "c": ["x", "y", "z"], "y": [0, 1, 1]})
-    problem = _problem(frame, signs={"c": "-", "a": "+"})
+    data = labeled(frame)
+
+    def signed(signs):
+        return constrained_problem(encode(data), data, TrainConfig(signs=signs))
+
+    problem = signed({"c": "-", "a": "+"})
     assert list(problem.coef_lo) == [0, -10, -10, -10]
     assert list(problem.coef_hi) == [10, 0, 0, 0]
-    with pytest.raises(ConfigError, match="'b' is not a feature"):
-        _problem(frame, signs={"b": "+"})
+    with pytest.raises(ConfigError, match="'b'"):
+        signed({"b": "+"})
 
 
 def test_margin_is_exact_for_data_with_few_decimals():

@@ -11,7 +11,7 @@ from scorecard.trainer.data.families import design_for
 from scorecard.trainer.data.prepare import prepare
 from scorecard.trainer.options.config import TrainConfig
 from scorecard.trainer.problem.constrained import constrained_problem
-from scorecard.trainer.search.local_search import local_search
+from scorecard.trainer.search.warm_start import warm_start
 from scorecard.trainer.solvers.fit import fit_problem
 from scorecard.trainer.solvers.reduce import HingeProxy, fit_reduced, reduce_problem
 from scorecard.trainer.train import train
@@ -60,7 +60,7 @@ def test_removed_rows_have_one_label_in_the_whole_level_set():
     """Each removed row: proxy optimum and warm start give it its majority label, and forcing
     the other label pushes the proxy (solved afresh, no early stop) above the level set."""
     problem, _ = problem_of("bankruptcy", None, c0=0.01)
-    start = local_search(problem, 2.0)
+    start = warm_start(problem, 2.0)
     reduction = reduce_problem(problem, start.coef, start.intercept)
     removed = np.flatnonzero(~reduction.kept)
     assert len(removed) > 0
@@ -77,14 +77,14 @@ def test_removed_rows_have_one_label_in_the_whole_level_set():
 
 def test_a_narrower_level_set_removes_more_rows():
     problem, _ = problem_of("bankruptcy", None, c0=0.01)
-    start = local_search(problem, 2.0)
+    start = warm_start(problem, 2.0)
     counts = [reduce_problem(problem, start.coef, start.intercept, width).removed_rows for width in (0.0, 0.02, 0.6)]
     assert counts[0] >= counts[1] >= counts[2] and counts[0] > counts[2]
 
 
 def test_stage_2_out_of_time_keeps_the_rows_it_did_not_reach():
     problem, _ = problem_of("bankruptcy", None, c0=0.01)
-    start = local_search(problem, 2.0)
+    start = warm_start(problem, 2.0)
     reduction = reduce_problem(problem, start.coef, start.intercept, seconds=0.0)
     assert reduction.variants == 0 and reduction.removed_rows == 0 and reduction.unchecked > 0
 

@@ -1,6 +1,6 @@
 """The curvature certificate: proving the integer optimum of a smooth loss in a few data passes.
 
-Algorithm 1 (``decompose.py``) proves optimality with linear cuts only, and a linear model
+Algorithm 1 (``convex/cutting_planes.py``) proves optimality with linear cuts only, and a linear model
 of a smooth convex loss is loose around its minimum: the paper needs 43 rounds at N = 10^7
 (Appendix "Progress of Decomposition Algorithm"). For a loss with curvature (logistic,
 exponential, quadratic) this module proves the same optimum with about five passes over

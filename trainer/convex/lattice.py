@@ -1,15 +1,17 @@
 """The coefficient lattice of a scoring system (SLIM's Lset) and the price of using it.
 
-Shared by the cutting-plane master (``decompose.py``), the curvature certificate
-(``curvature.py``) and data reduction (``reduce.py``): which integer vectors are allowed
+Shared by the cutting-plane master (``convex/cutting_planes.py``), the curvature certificate
+(``curvature.py``) and data reduction (``solvers/reduce.py``): which integer vectors are allowed
 (ranges, explicit value sets, signs as bounds, feature counts) and the interpretability
-penalty ``sum_j C0_j [lam_j != 0] + epsilon sum_j |lam_j|`` of Eq. 3.1.
+penalty of Eq. 3.1 (computed by :func:`..problem.slim.penalty`, as for :class:`SlimProblem`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
+
+from ..problem.slim import penalty
 
 
 @dataclass(frozen=True)
@@ -53,11 +55,10 @@ class CoefficientSpace:
         return j != self.intercept
 
     def penalty(self, lam: np.ndarray) -> float:
-        """``sum C0_j [lam_j != 0] + epsilon sum |lam_j|`` over the counted columns (Eq. 3.1)."""
+        """Eq. 3.1's penalty (:func:`..problem.slim.penalty`) over the counted columns."""
         lam = np.asarray(lam, dtype=np.float64)
-        mask = np.array([self.counted(j) for j in range(self.size)])
-        c0 = np.asarray(self.c0, dtype=np.float64)
-        return float(np.sum(c0[mask] * (lam[mask] != 0)) + self.epsilon * np.sum(np.abs(lam[mask])))
+        mask = np.array([self.counted(j) for j in range(self.size)], dtype=bool)
+        return float(penalty(lam[mask], np.asarray(self.c0, dtype=np.float64)[mask], self.epsilon))
 
     def feasible(self, lam: np.ndarray) -> bool:
         """Is ``lam`` a point of the lattice (bounds, value sets, feature counts)?"""

@@ -1,6 +1,6 @@
 """Loss oracles: the aggregate convex loss and its (sub)gradient over the data.
 
-The cutting-plane trainer (``decompose.py``, the paper's Algorithm 1, Section 4.1) never
+The cutting-plane trainer (``convex/cutting_planes.py``, the paper's Algorithm 1, Section 4.1) never
 sees a row of data: it asks an *oracle* for ``L(lam)`` and ``grad L(lam)`` at a coefficient
 vector and turns the answer into the cut ``theta >= L(lam_k) + grad L(lam_k) . (lam - lam_k)``
 (Eq. 4.1). This module is that oracle, for the losses of the paper's Appendix tables
@@ -59,19 +59,6 @@ def check_loss(loss: str) -> str:
     if loss not in LOSSES:
         raise ValueError(f"loss {loss!r} has no oracle; use one of {', '.join(LOSSES)}")
     return loss
-
-
-def pointwise(loss: str, margins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Reference float64 loss ``l(m)`` and slope ``l'(m)`` of each margin (plain, for checks)."""
-    m = np.asarray(margins, dtype=np.float64)
-    if check_loss(loss) == "logistic":
-        return np.logaddexp(0.0, -m), -0.5 * (1.0 - np.tanh(0.5 * m))
-    if loss == "hinge":
-        return np.maximum(0.0, 1.0 - m), -(m < 1.0).astype(np.float64)
-    if loss == "exponential":
-        e = np.exp(-m)
-        return e, -e
-    return (1.0 - m) ** 2, -2.0 * (1.0 - m)
 
 
 class _Workspace:

@@ -2,7 +2,7 @@
 
 The same scoring systems as SLIM (same design columns, coefficient boxes and sets, signs,
 C0 per column, L1 tie-break, feature counts), trained by cutting planes (Algorithm 1,
-``decompose.py``) over a loss oracle (``losses.py``): the integer program never holds a row
+``cutting_planes.py``) over a loss oracle (``losses.py``): the integer program never holds a row
 of data, so training scales to millions of rows. Logistic models carry
 ``probability = {"method": "logistic", "scale": 1.0}``, the others a calibrated risk table
 (``calibrate.py``).

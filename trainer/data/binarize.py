@@ -1,6 +1,6 @@
 """Binary rules from raw columns: the inputs of M-of-N rule tables and TILM (Section 3.3).
 
-Each rule is a 0/1 design :class:`~.encode.Column` that keeps its raw meaning, so the trained model reads raw
+Each rule is a 0/1 design :class:`~.design.Column` that keeps its raw meaning, so the trained model reads raw
 data: ``age >= 60`` and its negation ``age < 60`` for a numeric input, ``odor == none``
 and ``odor in {the other levels}`` for a categorical input, ``smoker == 1`` and
 ``smoker == 0`` for a binary input. The paper's recipe (Section 3.3): a rule per category,

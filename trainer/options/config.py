@@ -7,11 +7,12 @@ the value (scikit-learn's way: validate once, at the boundary).
 from __future__ import annotations
 
 import difflib
-import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
 from scorecard.runtime.errors import ConfigError
+
+from .constraints import is_finite_number, is_int, normalize_config, plain_params
 
 try:
     import tomllib
@@ -64,7 +65,7 @@ class TrainConfig:
     verbose: bool = False
     reduce: bool = False  # data reduction before the IP (Section 4.2, Algorithm 2; trainer/reduce.py)
     reduce_width: float | None = None  # its level-set width eps; None: Z(warm start) - Z~(proxy optimum)
-    # The constraint language (trainer/constraints.py, docs/constraints.md): plain TOML
+    # The constraint language (trainer/options/constraints.py, docs/constraints.md): plain TOML
     # values are turned into its dataclasses and checked by constraints.normalize_config.
     coefficients: Mapping[str, Any] = field(default_factory=dict)  # input -> coefficient set
     intercept_set: Any = None  # explicit values of the intercept (Section 2.2)
@@ -86,18 +87,18 @@ class TrainConfig:
         _check(self.loss in LOSSES, "--loss", self.loss, f"one of {', '.join(LOSSES)}")
         _check(self.solver in SOLVERS, "--solver", self.solver, f"one of {', '.join(SOLVERS)}")
         _check(self.missing in MISSING, "--missing", self.missing, f"one of {', '.join(MISSING)}")
-        _check(_finite(self.c0) and self.c0 >= 0, "--c0", self.c0, "a number >= 0 (e.g. 0.01)")
-        _check(_int(self.coef_min) and _int(self.coef_max) and self.coef_min <= self.coef_max,
+        _check(is_finite_number(self.c0) and self.c0 >= 0, "--c0", self.c0, "a number >= 0 (e.g. 0.01)")
+        _check(is_int(self.coef_min) and is_int(self.coef_max) and self.coef_min <= self.coef_max,
                "--coef-min/--coef-max", (self.coef_min, self.coef_max), "integers with min <= max")
-        _check(_int(self.intercept_min) and _int(self.intercept_max) and self.intercept_min <= self.intercept_max,
+        _check(is_int(self.intercept_min) and is_int(self.intercept_max) and self.intercept_min <= self.intercept_max,
                "--intercept-min/--intercept-max", (self.intercept_min, self.intercept_max),
                "integers with min <= max")
         if self.coef_set is not None:
-            _check(len(self.coef_set) > 0 and all(_finite(v) for v in self.coef_set),
+            _check(len(self.coef_set) > 0 and all(is_finite_number(v) for v in self.coef_set),
                    "--coef-set", self.coef_set, "a non-empty list of finite numbers")
         for name in ("max_features", "min_features"):
             v = getattr(self, name)
-            _check(v is None or (_int(v) and v >= 0), f"--{name.replace('_', '-')}", v, "an integer >= 0")
+            _check(v is None or (is_int(v) and v >= 0), f"--{name.replace('_', '-')}", v, "an integer >= 0")
         if self.max_features is not None and self.min_features is not None:
             _check(self.min_features <= self.max_features, "--min-features", self.min_features,
                    f"at most --max-features ({self.max_features})")
@@ -106,17 +107,15 @@ class TrainConfig:
             _check(sign in ("+", "-"), "--sign", f"{col}={sign}", "COL=+ or COL=-")
         for name in ("max_fpr", "min_tpr", "max_positive_rate"):
             v = getattr(self, name)
-            _check(v is None or (_finite(v) and 0 <= v <= 1), f"--{name.replace('_', '-')}", v,
+            _check(v is None or (is_finite_number(v) and 0 <= v <= 1), f"--{name.replace('_', '-')}", v,
                    "a rate between 0 and 1")
-        _check(_finite(self.w_pos) and 0 < self.w_pos < 1, "--w-pos", self.w_pos, "a number strictly between 0 and 1")
-        _check(_finite(self.time_limit) and self.time_limit > 0, "--time-limit", self.time_limit,
+        _check(is_finite_number(self.w_pos) and 0 < self.w_pos < 1, "--w-pos", self.w_pos, "a number strictly between 0 and 1")
+        _check(is_finite_number(self.time_limit) and self.time_limit > 0, "--time-limit", self.time_limit,
                "a number of seconds > 0")
-        _check(_int(self.threads) and self.threads >= 1, "--threads", self.threads, "an integer >= 1")
-        _check(_int(self.seed) and self.seed >= 0, "--seed", self.seed, "an integer >= 0")
-        _check(self.reduce_width is None or (_finite(self.reduce_width) and self.reduce_width >= 0), "--reduce-width",
+        _check(is_int(self.threads) and self.threads >= 1, "--threads", self.threads, "an integer >= 1")
+        _check(is_int(self.seed) and self.seed >= 0, "--seed", self.seed, "an integer >= 0")
+        _check(self.reduce_width is None or (is_finite_number(self.reduce_width) and self.reduce_width >= 0), "--reduce-width",
                self.reduce_width, "a number >= 0 (the level-set width of --reduce)")
-        from .constraints import normalize_config
-
         normalize_config(self)
 
     def with_options(self, **changes: Any) -> "TrainConfig":
@@ -129,18 +128,8 @@ class TrainConfig:
         for f in fields(self):
             v = getattr(self, f.name)
             out[f.name] = dict(v) if isinstance(v, Mapping) else list(v) if isinstance(v, tuple) else v
-        from .constraints import plain_params
-
         out.update(plain_params(self))
         return out
-
-
-def _finite(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _check(ok: bool, option: str, value: Any, expected: str) -> None:

@@ -3,7 +3,7 @@
 "At most 10 items, false-positive rate at most 20 %, hypertension only adds risk" is
 written once (TOML, CLI flags or Python) and every model trained with it obeys it exactly
 on the training data. This module holds the vocabulary and its parsing; the integer
-program side is ``formulation/constraints.py``. The pieces, with the paper's sections
+program side is ``solvers/ip/constraints.py``. The pieces, with the paper's sections
 (Ustun & Rudin, "Methods and Models for Interpretable Linear Classification"):
 
 - coefficient sets per input and for the intercept, as ranges, lists or named presets
@@ -95,7 +95,7 @@ class CoefSet:
     values: tuple[Number, ...]
 
     def __post_init__(self) -> None:
-        if not self.values or not all(_finite(v) for v in self.values):
+        if not self.values or not all(is_finite_number(v) for v in self.values):
             raise ConfigError(f"coefficient set {list(self.values)!r} is not valid; use a non-empty list of numbers")
         object.__setattr__(self, "values", tuple(sorted(set(_as_int_if_whole(v) for v in self.values))))
 
@@ -157,7 +157,7 @@ def parse_coef_set(spec: Any, where: str) -> CoefSet:
         raise ConfigError(f"{where}: {spec!r} is not a coefficient set; use a range like '-5..5', "
                           f"a list like '0,1,2,5' or a preset ({_closest_hint(text, PRESETS)})")
     if isinstance(spec, (list, tuple)):
-        if not spec or not all(_finite(v) for v in spec):
+        if not spec or not all(is_finite_number(v) for v in spec):
             raise ConfigError(f"{where}: {list(spec)!r} is not valid; use a non-empty list of numbers")
         return CoefSet(tuple(spec))
     if isinstance(spec, Mapping):
@@ -168,7 +168,7 @@ def parse_coef_set(spec: Any, where: str) -> CoefSet:
             raise ConfigError(f"{where}: give either values or preset, not both")
         low, high = spec.get("min"), spec.get("max")
         for key, v in (("min", low), ("max", high)):
-            if v is not None and not _finite(v):
+            if v is not None and not is_finite_number(v):
                 raise ConfigError(f"{where}.{key}: {v!r} is not a number")
         if "values" in spec or "preset" in spec:
             base = parse_coef_set(spec.get("values", spec.get("preset")), where)
@@ -176,7 +176,7 @@ def parse_coef_set(spec: Any, where: str) -> CoefSet:
             if not kept:
                 raise ConfigError(f"{where}: no value of {base.describe()} lies in [{low}, {high}]")
             return CoefSet(kept)
-        if not (_int(low) and _int(high) and low <= high):
+        if not (is_int(low) and is_int(high) and low <= high):
             raise ConfigError(f"{where}: {{min = {low!r}, max = {high!r}}} is not valid; use integers with min <= max")
         return CoefSet.range(low, high)
     raise ConfigError(f"{where}: {spec!r} is not a coefficient set; use a range, a list or a preset name")
@@ -250,7 +250,7 @@ def normalize_config(config: Any) -> None:
         put("intercept_set", parse_coef_set(config.intercept_set, "intercept_set"))
     c0s = _table(config.c0_by_input, "c0_by_input")
     for name, v in c0s.items():
-        if not (_finite(v) and v >= 0):
+        if not (is_finite_number(v) and v >= 0):
             raise ConfigError(f"c0_by_input.{name}: {v!r} is not valid; use a number >= 0 (e.g. 0.05)")
     put("c0_by_input", dict(c0s))
     put("at_most_one", tuple(_at_most_one(g, f"at_most_one[{k}]") for k, g in enumerate(_list(config.at_most_one, "at_most_one"))))
@@ -263,17 +263,17 @@ def normalize_config(config: Any) -> None:
     cuts = {}
     for name, values in _table(config.cuts, "cuts").items():
         vals = values if isinstance(values, (list, tuple)) else [values]
-        if not vals or not all(_finite(v) for v in vals):
+        if not vals or not all(is_finite_number(v) for v in vals):
             raise ConfigError(f"cuts.{name}: {values!r} is not valid; use a list of numbers, e.g. [40, 60]")
         cuts[str(name)] = tuple(sorted(set(_as_int_if_whole(v) for v in vals)))
     put("cuts", cuts)
-    if not (_int(config.max_thresholds) and config.max_thresholds >= 1):
+    if not (is_int(config.max_thresholds) and config.max_thresholds >= 1):
         raise ConfigError(f"--max-thresholds: {config.max_thresholds!r} is not valid; use an integer >= 1")
-    if not (_int(config.max_rules_per_feature) and config.max_rules_per_feature >= 1):
+    if not (is_int(config.max_rules_per_feature) and config.max_rules_per_feature >= 1):
         raise ConfigError(f"--max-rules-per-feature: {config.max_rules_per_feature!r} is not valid; use an integer >= 1")
     for name in ("c_feature", "c_rule"):
         v = getattr(config, name)
-        if v is not None and not (_finite(v) and v >= 0):
+        if v is not None and not (is_finite_number(v) and v >= 0):
             raise ConfigError(f"--{name.replace('_', '-')}: {v!r} is not valid; use a number >= 0")
 
 
@@ -288,7 +288,7 @@ def _tiers(raw: Sequence[Any]) -> tuple[Tier, ...]:
             values, c0 = parse_coef_set(t["values"], f"{where}.values"), t["c0"]
         else:
             raise ConfigError(f"{where}: {t!r} is not a tier; use {{values = {{min = -10, max = 10}}, c0 = 0.01}}")
-        if not (_finite(c0) and c0 >= 0):
+        if not (is_finite_number(c0) and c0 >= 0):
             raise ConfigError(f"{where}.c0: {c0!r} is not valid; use a number >= 0")
         if tiers and not c0 > tiers[-1].c0:
             raise ConfigError(f"{where}.c0: {c0} must be larger than the previous tier's c0 ({tiers[-1].c0}); "
@@ -412,11 +412,13 @@ def _closest_hint(name: str, choices: Iterable[str]) -> str:
 # ------------------------------------------------------------------ small helpers
 
 
-def _finite(v: Any) -> bool:
+def is_finite_number(v: Any) -> bool:
+    """A real number (not a bool), neither infinite nor NaN."""
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def _int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
+    """An int that is not a bool."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .slim import SlimProblem
+from .slim import SlimProblem, free_columns
 
 # Objective values are sums of row weights, C0s and epsilons; float noise is far below this.
 TOLERANCE = 1e-12
@@ -36,23 +36,15 @@ def unavoidable_loss(problem: SlimProblem, columns: np.ndarray | None = None) ->
     return float(np.minimum(pos, neg).sum())
 
 
-def free_columns(problem: SlimProblem) -> np.ndarray:
-    """Columns whose coefficient may be non-zero."""
-    return np.flatnonzero((problem.coef_lo != 0) | (problem.coef_hi != 0))
-
-
 def size_limit(problem: SlimProblem, upper_bound: float) -> int | None:
     """Most non-zero coefficients a model with objective < ``upper_bound`` can have: -1 when
     no model can, None when no finite limit follows (an infinite bound and no max_features)."""
-    free = free_columns(problem)
-    limit = len(free)
-    if problem.max_features is not None:
-        limit = min(limit, problem.max_features)
-    price = float(problem.c0[free].min()) + problem.epsilon if len(free) else 0.0
+    limit = problem.feature_cap
+    price = problem.feature_price
     if price > 0 and math.isfinite(upper_bound):
         room = upper_bound - unavoidable_loss(problem) - TOLERANCE
         limit = min(limit, int(math.floor(room / price)) if room >= 0 else -1)
-    elif problem.max_features is None and len(free):
+    elif problem.max_features is None and len(free_columns(problem)):
         return None
     return max(limit, -1)
 

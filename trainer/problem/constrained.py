@@ -1,12 +1,12 @@
 """The constraints of a config, resolved against a design: column indices and row counts.
 
-``trainer/constraints.py`` speaks in raw input names; the integer program speaks in design
+``options/constraints.py`` speaks in raw input names; the integer program speaks in design
 columns and merged rows. :func:`constrained_problem` bridges the two: it builds the
-:class:`~.problem.SlimProblem` of a design with every coefficient set, sign and per-input
+:class:`~.slim.SlimProblem` of a design with every coefficient set, sign and per-input
 price applied to the box and ``c0`` arrays, and a :class:`ColumnConstraints` holding what a
 box cannot say (value lists, composition, rate limits, PILM tiers, TILM blocks). Backends
 read :attr:`ColumnConstraints.present` to know which of these they must enforce; the MIP
-(``formulation/constraints.py``) enforces all of them. :func:`violations` checks an integer
+(``solvers/ip/constraints.py``) enforces all of them. :func:`violations` checks an integer
 model against every constraint with the runtime's rule (score > 0), the check every
 trained model and every warm start passes.
 """

@@ -2,7 +2,7 @@
 
 A :class:`SlimProblem` says *what* to solve, never *how*: the distinct feature rows with
 their class weights, the box of each coefficient and of the intercept, the per-column L0
-price, the L1 tie-break and the margin. Formulations (``formulation/slim.py``, later PILM,
+price, the L1 tie-break and the margin. Formulations (``solvers/ip/slim.py``, later PILM,
 M-of-N, CP-SAT, cutting planes) read it; :meth:`SlimProblem.objective` is the true objective
 every solution is judged by, computed from integers with the runtime's rule (score > 0).
 """
@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scorecard.runtime.errors import ConfigError
 
 from ..data.design import Design
 from ..options.config import TrainConfig
@@ -54,7 +53,7 @@ class SlimProblem:
     max_features: int | None
     min_features: int | None
     # Constraints beyond the box (value sets, composition, rate limits, PILM, TILM; see
-    # resolve.py). None for plain SLIM; a backend that cannot enforce every kind named in
+    # constrained.py). None for plain SLIM; a backend that cannot enforce every kind named in
     # ``constraints.present`` must leave the problem to the MIP.
     constraints: ColumnConstraints | None = None
 
@@ -74,16 +73,65 @@ class SlimProblem:
         positive = self.scores(coef, intercept) > 0
         return float(self.pos_w[~positive].sum() + self.neg_w[positive].sum())
 
+    def penalty(self, coefs: np.ndarray) -> float | np.ndarray:
+        """The L0 + L1 penalty of Eq. 3.1 (:func:`penalty` with this problem's C0 and epsilon):
+        a float for one coefficient vector, one value per row of a 2-D array."""
+        value = penalty(coefs, self.c0, self.epsilon)
+        return float(value) if np.ndim(value) == 0 else value
+
+    @property
+    def feature_costs(self) -> np.ndarray:
+        """The least each column adds to the penalty when its coefficient is non-zero: its C0
+        and epsilon (|coef| >= 1)."""
+        return self.c0 + self.epsilon
+
+    def least_penalty(self, columns) -> float:
+        """The least penalty of a model whose non-zero coefficients are exactly ``columns``."""
+        return float(self.feature_costs[np.asarray(columns, dtype=np.int64)].sum())
+
+    @property
+    def feature_price(self) -> float:
+        """The least one non-zero coefficient adds to the objective: the cheapest column's C0
+        and epsilon, over the columns that may be non-zero (0.0 when none may). Every model
+        with k features pays at least k times this, which bounds the size of a better model."""
+        free = free_columns(self)
+        return float(self.feature_costs[free].min()) if len(free) else 0.0
+
+    @property
+    def feature_cap(self) -> int:
+        """Most non-zero coefficients any model has: its free columns, at most max_features."""
+        cap = len(free_columns(self))
+        return cap if self.max_features is None else min(cap, self.max_features)
+
     def objective(self, coef: np.ndarray, intercept: float) -> float:
         """The true SLIM objective of an integer solution (never the solver's float)."""
-        nonzero = coef != 0
         extra = self.constraints.extra_penalty(coef) if self.constraints is not None else 0.0
-        return (self.loss(coef, intercept) + float(self.c0[nonzero].sum()) + self.epsilon * float(np.abs(coef).sum())
-                + extra)
+        return self.loss(coef, intercept) + self.penalty(coef) + extra
+
+
+def free_columns(problem: SlimProblem) -> np.ndarray:
+    """Columns whose coefficient may be non-zero."""
+    return np.flatnonzero((problem.coef_lo != 0) | (problem.coef_hi != 0))
+
+
+def penalty_terms(coefs: np.ndarray, c0: np.ndarray, epsilon: float) -> np.ndarray:
+    """Each coefficient's share of the interpretability penalty of Eq. 3.1,
+    ``C0_j [coef_j != 0] + epsilon |coef_j|`` (same shape as ``coefs``). The one place this
+    formula is written: :func:`penalty`, :class:`SlimProblem` and the convex lattice use it."""
+    coefs = np.asarray(coefs)
+    return np.where(coefs != 0, np.asarray(c0, dtype=np.float64), 0.0) + epsilon * np.abs(coefs)
+
+
+def penalty(coefs: np.ndarray, c0: np.ndarray, epsilon: float) -> np.floating | np.ndarray:
+    """``sum_j C0_j [coef_j != 0] + epsilon sum_j |coef_j|`` (Eq. 3.1) of one coefficient vector
+    (a scalar) or of each row of a 2-D array."""
+    return penalty_terms(coefs, c0, epsilon).sum(axis=-1)
 
 
 def build_problem(design: Design, y: np.ndarray, config: TrainConfig) -> SlimProblem:
-    """The SLIM problem of a design and labels (+1/-1) under ``config``."""
+    """The plain SLIM problem of a design and labels (+1/-1): every coefficient in
+    [coef_min, coef_max], one C0. Signs, coefficient sets and per-input prices are applied
+    on top by :func:`.constrained.constrained_problem`, the only production caller."""
     n, p = design.X.shape
     X, row_of = np.unique(design.X, axis=0, return_inverse=True)
     row_of = row_of.reshape(-1)
@@ -92,16 +140,6 @@ def build_problem(design: Design, y: np.ndarray, config: TrainConfig) -> SlimPro
     neg_w = np.bincount(row_of, weights=~positive * (2.0 * (1.0 - config.w_pos) / n), minlength=len(X))
     lo = np.full(p, config.coef_min, dtype=np.int64)
     hi = np.full(p, config.coef_max, dtype=np.int64)
-    names = {c.input for c in design.columns}
-    for name, sign in config.signs.items():
-        if name not in names:
-            raise ConfigError(f"--sign: {name!r} is not a feature column of the data")
-        for j, col in enumerate(design.columns):
-            if col.input == name:
-                if sign == "+":
-                    lo[j] = max(lo[j], 0)
-                else:
-                    hi[j] = min(hi[j], 0)
     c0 = np.full(p, float(config.c0))
     unit = 2.0 * min(config.w_pos, 1.0 - config.w_pos) / n
     prices = [v for v in (unit, float(config.c0)) if v > 0]
@@ -134,13 +172,13 @@ def margin(X: np.ndarray) -> tuple[float, bool]:
 def feature_limit(problem: SlimProblem, upper_bound: float) -> int:
     """Most non-zero coefficients an optimal model can have given an objective upper bound.
 
-    Every non-zero coefficient costs at least min C0 (and the loss is >= 0), so at most
-    floor(UB / min C0) of them fit under the incumbent; also at most max_features and P.
+    Every non-zero coefficient costs at least :attr:`SlimProblem.feature_price` (and the
+    loss is >= 0), so at most floor(UB / price) of them fit under the incumbent (with equality
+    allowed: the IP must be able to return the incumbent); also at most
+    :attr:`SlimProblem.feature_cap`.
     """
-    limit = problem.n_columns
-    if problem.max_features is not None:
-        limit = min(limit, problem.max_features)
-    cheapest = float(problem.c0.min()) if problem.n_columns else 0.0
-    if cheapest > 0 and math.isfinite(upper_bound):
-        limit = min(limit, int(math.floor(upper_bound / cheapest + 1e-9)))
+    limit = problem.feature_cap
+    price = problem.feature_price
+    if price > 0 and math.isfinite(upper_bound):
+        limit = min(limit, int(math.floor(upper_bound / price + 1e-9)))
     return max(limit, 0)

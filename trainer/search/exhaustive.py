@@ -4,7 +4,7 @@ For small problems (few columns, or an incumbent good enough to allow few featur
 certifies optimality faster than any MIP.
 
 :func:`plan` lists the supports (sets of non-zero columns) that could hold a better model:
-at most :func:`~..bounds.size_limit` columns, and a support is dropped when its unavoidable
+at most :func:`~..problem.bounds.size_limit` columns, and a support is dropped when its unavoidable
 loss (rows that collide on it with both labels) plus its penalty already reaches the
 incumbent. The listing is depth-first, each support's row groups refined from its parent's,
 and a whole subtree is dropped when even the parent plus every later column collides too much.
@@ -29,15 +29,9 @@ from typing import Callable
 
 import numpy as np
 
-from ..problem.bounds import (
-    TOLERANCE,
-    conflict_loss,
-    free_columns,
-    size_limit,
-    unavoidable_loss,
-)
-from ..problem.slim import SlimProblem
-from .local_search import Incumbent
+from ..problem.bounds import TOLERANCE, conflict_loss, size_limit, unavoidable_loss
+from ..problem.slim import SlimProblem, free_columns, penalty as slim_penalty
+from .warm_start import Incumbent
 from .sweep import Sweeper
 
 # Row-subset sizes of the cascade of lower bounds (then all rows).
@@ -76,7 +70,7 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
     Supports are listed depth-first, each one's row groups refined from its parent's, so the
     collision bound of a support costs one pass over the distinct rows. With ``conflicts``
     (integer data), a support with many coefficient vectors is also dropped when disjoint
-    four-row conflicts on it (:func:`~..bounds.conflict_loss`) already cost more than its budget.
+    four-row conflicts on it (:func:`~..problem.bounds.conflict_loss`) already cost more than its budget.
     """
     limit = size_limit(problem, upper_bound)
     if limit is None:
@@ -85,7 +79,8 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
     free = free_columns(problem).tolist()
     codes, levels = _column_codes(problem)
     counts = {j: _nonzero_values(problem, j).size for j in free}
-    price = float(problem.c0[free].min()) + problem.epsilon if free else 0.0
+    price = problem.feature_price
+    costs = problem.feature_costs.tolist()
     lowest = unavoidable_loss(problem)
     least = max(problem.min_features or 0, 0)
     suffix = _suffix_groups(codes, levels, free)
@@ -98,13 +93,13 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
         found.append(())
     while stack and limit > 0:
         support, group, n_groups, start = stack.pop()
-        fixed = float(problem.c0[list(support)].sum()) + problem.epsilon * len(support)
+        fixed = problem.least_penalty(support)
         for position in range(len(free) - 1, start - 1, -1):
             if time.monotonic() > deadline:
                 return None
             j = free[position]
             child = support + (j,)
-            child_fixed = fixed + float(problem.c0[j]) + problem.epsilon
+            child_fixed = fixed + costs[j]
             if child_fixed + lowest >= upper_bound - TOLERANCE:
                 continue
             ids, n_ids = _refine(group, n_groups, codes[:, j], int(levels[j]))
@@ -142,8 +137,7 @@ def search(problem: SlimProblem, incumbent: Incumbent, plan: Plan, deadline: flo
     best = incumbent
     integral = bool(np.all(problem.X == np.round(problem.X)))
     lowest = unavoidable_loss(problem)
-    free = free_columns(problem)
-    price = float(problem.c0[free].min()) + problem.epsilon if len(free) else 0.0
+    price = problem.feature_price
     size = None
     for support in plan.supports:
         if on_bound is not None and size is not None and len(support) > size:
@@ -224,8 +218,7 @@ def _search_support(problem: SlimProblem, support: np.ndarray, best: Incumbent, 
                     deadline: float = math.inf) -> tuple[Incumbent, bool]:
     """The best model with exactly this support if it beats ``best`` (else ``best``), and
     whether the support was searched to the end before ``deadline``."""
-    fixed = float(problem.c0[support].sum())
-    if unavoidable_loss(problem, support) + fixed + problem.epsilon * len(support) >= best.objective - TOLERANCE:
+    if unavoidable_loss(problem, support) + problem.least_penalty(support) >= best.objective - TOLERANCE:
         return best, True
     rows = _project(problem, support)
     sweepers = _cascade(rows)
@@ -238,7 +231,7 @@ def _search_support(problem: SlimProblem, support: np.ndarray, best: Incumbent, 
         combos = _block(grids, start, min(total, start + BLOCK))
         if coprime_only:
             combos = combos[np.gcd.reduce(np.abs(combos).astype(np.int64), axis=1) == 1]
-        best = _search_block(problem, support, combos, fixed, rows, sweepers, best)
+        best = _search_block(problem, support, combos, rows, sweepers, best)
     return best, True
 
 
@@ -252,10 +245,10 @@ def _cascade(rows: "_Projected") -> list[tuple[float, Sweeper]]:
     return out + [(float(weight.sum()), Sweeper(rows))]
 
 
-def _search_block(problem: SlimProblem, support: np.ndarray, combos: np.ndarray, fixed: float,
+def _search_block(problem: SlimProblem, support: np.ndarray, combos: np.ndarray,
                   rows: "_Projected", sweepers: list[tuple[float, Sweeper]], best: Incumbent) -> Incumbent:
     """The best of ``combos`` (coefficients on ``support``) if it beats ``best``, else ``best``."""
-    penalty = fixed + problem.epsilon * np.abs(combos).sum(axis=1)
+    penalty = slim_penalty(combos, problem.c0[support], problem.epsilon)  # zero off the support
     budget = best.objective - penalty - TOLERANCE
     keep = budget > 0
     combos, budget, penalty = combos[keep], budget[keep], penalty[keep]

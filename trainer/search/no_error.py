@@ -8,7 +8,7 @@ When the largest penalty (C0 and epsilon L1) a model can pay is below d, as at t
 C0 = 0.9 / NP (Section 6: "the most accurate model"), the optimum is the sparsest such
 model if one exists (:func:`decisive`); when only the cheapest feature costs less than d
 (:func:`applies`), such a model is a strong incumbent for the full search. CP-SAT with
-every prediction fixed (:func:`.cpsat.solve` with ``predictions``) has no implications left
+every prediction fixed (:func:`..solvers.cpsat.solve` with ``predictions``) has no implications left
 to branch on, only the covering problem of the coefficients: on mushroom it finds a
 7-feature zero-error model in a minute where the full problem's search ends at 31
 features. The certificate (:func:`bound`): the optimum is at least min(U + d, the
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..problem.bounds import free_columns, size_limit, unavoidable_loss
-from ..problem.slim import SlimProblem
-from .local_search import Incumbent
+from ..problem.bounds import size_limit, unavoidable_loss
+from ..problem.slim import SlimProblem, free_columns, penalty_terms
+from .warm_start import Incumbent
 
 
 def majority(problem: SlimProblem) -> np.ndarray:
@@ -40,8 +40,7 @@ def lightest_error(problem: SlimProblem) -> float:
 def applies(problem: SlimProblem) -> bool:
     """Whether one avoidable error costs more than the cheapest feature, so that a model
     making none may well be the optimum (worth searching those first)."""
-    free = free_columns(problem)
-    return len(free) > 0 and float(problem.c0[free].min()) + problem.epsilon < lightest_error(problem)
+    return len(free_columns(problem)) > 0 and problem.feature_price < lightest_error(problem)
 
 
 def decisive(problem: SlimProblem, upper_bound: float) -> bool:
@@ -52,7 +51,7 @@ def decisive(problem: SlimProblem, upper_bound: float) -> bool:
     if limit is None or limit < 1 or len(free) == 0:
         return False
     widest = np.maximum(np.abs(problem.coef_lo[free]), np.abs(problem.coef_hi[free]))
-    priciest = np.sort(problem.c0[free] + problem.epsilon * widest)[::-1][:limit].sum()
+    priciest = np.sort(penalty_terms(widest, problem.c0[free], problem.epsilon))[::-1][:limit].sum()
     return bool(priciest < lightest_error(problem))
 
 

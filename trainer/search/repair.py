@@ -11,7 +11,7 @@ import numpy as np
 
 from ..problem.constrained import violations
 from ..problem.slim import SlimProblem
-from .local_search import local_search
+from .warm_start import warm_start
 
 
 def feasible_start(problem: SlimProblem, coef: np.ndarray, intercept: int,
@@ -68,5 +68,5 @@ def _reweighted(problem: SlimProblem, seconds: float) -> list[np.ndarray]:
         pos_share, neg_share = (1 - share, share) if up_neg else (share, 1 - share)
         shifted = replace(problem, pos_w=problem.pos_w * (pos + neg) * pos_share / pos,
                           neg_w=problem.neg_w * (pos + neg) * neg_share / neg)
-        out.append(local_search(shifted, seconds=seconds / 3, max_features=problem.max_features).coef)
+        out.append(warm_start(shifted, seconds=seconds / 3).coef)
     return out

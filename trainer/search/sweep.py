@@ -19,11 +19,16 @@ CHUNK = 2_000_000
 
 
 class Sweeper:
-    """Evaluates candidate coefficient vectors of a :class:`~..problem.SlimProblem` (or any
+    """Evaluates candidate coefficient vectors of a :class:`~..problem.slim.SlimProblem` (or any
     object with its ``X``, ``pos_w``, ``neg_w``, ``intercept_lo``, ``intercept_hi``) on all
-    of its distinct rows or on a ``subset`` of them (see the module doc)."""
+    of its distinct rows or on a ``subset`` of them (see the module doc).
 
-    def __init__(self, rows, subset: np.ndarray | None = None) -> None:
+    With a ``margin`` gamma, a row is predicted positive when ``score + intercept >= gamma``
+    (the integer program's rule, up to 1e-9) instead of ``> 0``: the same on data whose
+    margin is exact, and what makes a model one the IP can represent where it is not."""
+
+    def __init__(self, rows, subset: np.ndarray | None = None, margin: float | None = None) -> None:
+        self._margin = margin
         keep = np.arange(rows.X.shape[0]) if subset is None else np.asarray(subset)
         pos = keep[rows.pos_w[keep] > 0]
         neg = keep[rows.neg_w[keep] > 0]
@@ -57,6 +62,14 @@ class Sweeper:
             intercept[start:start + step] = -(self._t_lo + k)
         return loss, intercept
 
+    def _levels(self, score: np.ndarray) -> np.ndarray:
+        """The integer each score is compared with: positive iff level > -intercept, i.e.
+        ``ceil(score)`` for the rule score + intercept > 0, ``floor(score - gamma) + 1`` for
+        score + intercept >= gamma."""
+        if self._margin is None:
+            return np.ceil(score)
+        return np.floor(score - self._margin + 1e-9) + 1
+
     def _sorted(self, coefs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The same answer as the histogram for few rows: sort each candidate's ceil(score)
         (clipped to [t_lo, t_hi + 1], which changes no error at an allowed threshold) and read
@@ -64,7 +77,7 @@ class Sweeper:
         m = coefs.shape[0]
         if self._X.shape[1] == 0:
             return np.zeros(m), np.full(m, -self._t_lo, dtype=np.int64)
-        c = np.clip(np.ceil(coefs @ self._X), self._t_lo, self._t_hi + 1)
+        c = np.clip(self._levels(coefs @ self._X), self._t_lo, self._t_hi + 1)
         order = np.argsort(c, axis=1, kind="stable")
         c = np.take_along_axis(c, order, axis=1)
         err = self._total_neg + np.cumsum(self._delta[order], axis=1)
@@ -86,7 +99,7 @@ class Sweeper:
         m = coefs.shape[0]
         if self._X.shape[1] == 0:
             return np.full((m, self._bins - 2), self._total_neg)
-        score = np.ceil(coefs @ self._X)
+        score = self._levels(coefs @ self._X)
         np.clip(score, self._t_lo - 1, self._t_hi + 1, out=score)
         index = score.astype(np.int64) - (self._t_lo - 1)
         index += (np.arange(m, dtype=np.int64) * self._bins)[:, None]
@@ -95,9 +108,3 @@ class Sweeper:
         err = np.cumsum(hist[:, :-1], axis=1)
         err += self._total_neg
         return err[:, 1:]
-
-
-def penalty(coefs: np.ndarray, c0: np.ndarray, epsilon: float) -> np.ndarray:
-    """C0 per non-zero coefficient plus epsilon times the L1 norm, for each row of ``coefs``."""
-    coefs = np.atleast_2d(coefs)
-    return (coefs != 0) @ c0 + epsilon * np.abs(coefs).sum(axis=1)

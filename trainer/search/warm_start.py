@@ -1,15 +1,26 @@
-"""A good integer scoring system in well under a second: the incumbent every backend starts from.
+"""A good integer scoring system in well under a second: the incumbent every backend starts from
+(``--solver auto`` and CP-SAT, the integer program of ``solvers/fit.py``, data reduction and
+the repair of constrained warm starts all call :func:`warm_start`).
 
-Two steps, both on the exact objective (weighted 0-1 error + C0 per feature + epsilon L1):
+Its objective is an upper bound that tightens the exact search and the IP (fewer features
+allowed, smaller big-M constants, a cutoff) and its model seeds the solver. Two steps, both
+on the exact objective (weighted 0-1 error + C0 per feature + epsilon L1):
 1. candidates from two continuous directions, the class-mean difference (one pass over the
    data, so a first model is ready in milliseconds) and a ridge-logistic fit on the distinct
    rows: each scaled so its largest coefficient is 1, 2, ..., max|coef|, rounded, and
    truncated to its k largest weights for every k (so sparse candidates exist), plus the
    empty model;
-2. local search from the best candidate: every single-coefficient change (and, when the
-   problem is small, every change of two coefficients at once), each with its optimal
-   intercept from the sweep (:mod:`.backends.sweep`); the best move of the first block of
-   moves that improves is taken, until no move helps or the time budget runs out.
+2. local search from the best candidate: every single-coefficient change (all values of a
+   column when its range has at most MAX_CANDIDATES, else the small ones and a geometric
+   spread up to its bounds) and, when the problem is small, every change of two
+   coefficients at once, each with its optimal intercept from the sweep (:mod:`.sweep`);
+   the best move of the first block of moves that improves is taken, until no move helps
+   or the time budget runs out.
+Predictions follow the IP's margin rule (score + intercept >= gamma) where the problem's
+margin is not exact, so the model is always one the IP can represent (elsewhere that rule
+is the runtime's, score > 0). Constraints beyond the box, max_features and min_features
+are not searched over: the objective of the model returned counts their prices
+(:meth:`SlimProblem.objective`), and :mod:`.repair` makes a model meet them.
 Each improvement is reported through ``on_improve`` so a caller can show (and keep) it.
 Why: exact search proves optimality much faster from a near-optimal incumbent (it prunes),
 and a user who interrupts still gets a good model.
@@ -17,25 +28,35 @@ and a user who interrupts still gets a good model.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
 
 from ..problem.slim import SlimProblem
-from .local_search import Incumbent
-from .sweep import Sweeper, penalty
+from .sweep import Sweeper
 
 # Two-coefficient moves are tried only when rows x features, and their number, are at most this.
 PAIR_MOVE_LIMIT = 2e5
 # Candidate-by-row entries evaluated between two looks at the clock (and before the first report).
 ENTRIES_PER_CALL = 1e6
+MAX_CANDIDATES = 41  # values a single move tries per column (all of them for [-20, 20])
+
+
+@dataclass(frozen=True)
+class Incumbent:
+    """An integer model and its true objective (:meth:`SlimProblem.objective`)."""
+
+    coef: np.ndarray
+    intercept: int
+    objective: float
 
 
 def objective(problem: SlimProblem, loss: np.ndarray, coefs: np.ndarray) -> np.ndarray:
     """The exact objective of each row of ``coefs`` given its loss; +inf where it breaks
     ``max_features`` or ``min_features``."""
     coefs = np.atleast_2d(coefs)
-    obj = loss + penalty(coefs, problem.c0, problem.epsilon)
+    obj = loss + problem.penalty(coefs)
     size = (coefs != 0).sum(axis=1)
     if problem.max_features is not None:
         obj = np.where(size > problem.max_features, np.inf, obj)
@@ -46,12 +67,15 @@ def objective(problem: SlimProblem, loss: np.ndarray, coefs: np.ndarray) -> np.n
 
 def warm_start(problem: SlimProblem, seconds: float = 0.5,
                on_improve: Callable[[Incumbent], None] | None = None,
-               start: Incumbent | None = None) -> Incumbent:
+               start: Incumbent | None = None, max_features: int | None = None) -> Incumbent:
     """The best scoring system found by rounding and local search within ``seconds`` (the
     rounding always runs to the end; ``seconds=0`` stops there). With ``start``, only the
-    local search runs, from that model."""
+    local search runs, from that model. ``max_features`` caps the model's size below the
+    problem's own limit."""
+    if max_features is not None and (problem.max_features is None or max_features < problem.max_features):
+        problem = replace(problem, max_features=max_features)
     deadline = time.monotonic() + seconds
-    sweeper = Sweeper(problem)
+    sweeper = Sweeper(problem, margin=None if problem.gamma_exact else problem.gamma)
     chunk = max(16, int(ENTRIES_PER_CALL // max(1, problem.X.shape[0])))
     best = start
     for direction in (_mean_difference, _logistic_direction) if start is None else ():
@@ -61,8 +85,8 @@ def warm_start(problem: SlimProblem, seconds: float = 0.5,
             if on_improve is not None:
                 on_improve(best)
         candidates = _candidates(problem, w)  # all of them, whatever the budget: a few per column
-        for start in range(0, candidates.shape[0], chunk):
-            found = _evaluate(sweeper, problem, candidates[start:start + chunk])
+        for first in range(0, candidates.shape[0], chunk):
+            found = _evaluate(sweeper, problem, candidates[first:first + chunk])
             if found.objective < best.objective - 1e-12:
                 best = found
                 if on_improve is not None:
@@ -170,11 +194,22 @@ def _logistic_direction(problem: SlimProblem, deadline: float, ridge: float = 1e
     return beta[:-1] / sd
 
 
+def _values(lo: int, hi: int) -> np.ndarray:
+    """Coefficient values a single move tries for a column: all of [lo, hi] when few, else
+    the small ones and a geometric spread up to the bounds."""
+    if hi - lo + 1 <= MAX_CANDIDATES:
+        return np.arange(lo, hi + 1)
+    spread = np.unique(np.round(np.geomspace(1, max(abs(lo), abs(hi), 1), 12)).astype(np.int64))
+    values = np.concatenate((np.arange(-10, 11), spread, -spread, [lo, hi, 0]))
+    return np.unique(values[(values >= lo) & (values <= hi)])
+
+
 def _single_moves(coefs: np.ndarray, problem: SlimProblem) -> np.ndarray:
-    """Every vector that differs from ``coefs`` in exactly one coefficient."""
+    """Every vector that differs from ``coefs`` in exactly one coefficient (taking the
+    values :func:`_values` lists)."""
     out = []
     for j in range(len(coefs)):
-        values = np.arange(problem.coef_lo[j], problem.coef_hi[j] + 1)
+        values = _values(int(problem.coef_lo[j]), int(problem.coef_hi[j]))
         values = values[values != coefs[j]]
         block = np.repeat(coefs[None, :].astype(np.float64), len(values), axis=0)
         block[:, j] = values

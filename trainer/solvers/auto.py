@@ -32,12 +32,11 @@ from typing import Callable
 
 from scorecard.runtime.errors import NoModelInTimeError
 
-from ..problem.bounds import free_columns, unavoidable_loss
-from ..problem.slim import SlimProblem
+from ..problem.bounds import unavoidable_loss
+from ..problem.slim import SlimProblem, free_columns
 from ..search import exhaustive
 from ..search import no_error as separable
-from ..search.local_search import Incumbent
-from ..search.warm_start import warm_start
+from ..search.warm_start import Incumbent, warm_start
 from . import cpsat
 from .progress import Progress, relative_gap
 
@@ -169,7 +168,7 @@ def _few_features(problem: SlimProblem, incumbent: Incumbent, deadline: float,
     free = free_columns(problem)
     if len(free) == 0:
         return 0
-    price = float(problem.c0[free].min()) + problem.epsilon
+    price = problem.feature_price
     covered, best = 0, incumbent
     for m in range(1, len(free)):
         if problem.max_features is not None and m >= problem.max_features:

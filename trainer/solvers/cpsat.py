@@ -32,7 +32,7 @@ import numpy as np
 
 from ..problem.bounds import size_limit
 from ..problem.slim import SlimProblem
-from ..search.local_search import Incumbent
+from ..search.warm_start import Incumbent
 from .progress import Progress, relative_gap
 
 # Integer steps of the scaled objective per epsilon (the L1 unit).
@@ -227,7 +227,7 @@ def solve(problem: SlimProblem, incumbent: Incumbent | None, time_limit: float, 
     """Solve ``problem`` exactly (None when :func:`encode` refuses the data).
 
     ``predictions`` (1 positive, 0 negative, -1 free, per distinct row) restricts the search
-    to the models that predict so (:mod:`.separable`); status "infeasible" when none does.
+    to the models that predict so (:mod:`..search.no_error`); status "infeasible" when none does.
 
     Ctrl-C during the solve stops the search and returns the best model with status
     "interrupted" instead of losing it.

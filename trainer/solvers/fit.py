@@ -17,7 +17,7 @@ from scorecard.runtime.errors import InfeasibleError, NoModelInTimeError
 from ..options.config import TrainConfig
 from ..problem.constrained import violations
 from ..problem.slim import SlimProblem
-from ..search.local_search import Incumbent, local_search
+from ..search.warm_start import Incumbent, warm_start
 from ..search.repair import feasible_start
 from . import auto
 from . import zero_error as separable
@@ -48,7 +48,7 @@ def fit_problem(problem: SlimProblem, config: TrainConfig,
     if config.solver in ("auto", "cpsat") and auto.applies(problem):  # warm start, exact search, CP-SAT (issue 5)
         return auto.fit_auto(problem, config, progress)
     start = time.monotonic()
-    incumbent = local_search(problem, seconds=min(WARM_START_MAX, WARM_START_SHARE * config.time_limit),
+    incumbent = warm_start(problem, seconds=min(WARM_START_MAX, WARM_START_SHARE * config.time_limit),
                              max_features=problem.max_features)
     usable = _feasible(problem, incumbent, min(WARM_START_MAX, WARM_START_SHARE * config.time_limit))
     ip = formulate(problem, usable)

@@ -44,6 +44,7 @@ import numpy as np
 from ..convex.cutting_planes import quiet_highs
 from ..options.config import TrainConfig
 from ..problem.slim import SlimProblem
+from ..search.no_error import majority
 from .progress import Progress, ProgressCallback, relative_gap
 
 LP_SLACK = 1e-7      # a row leaves only when its variant beats the level set by more than this
@@ -199,11 +200,6 @@ class HingeProxy:
         return np.where(labels > 0, s <= LP_SLACK, s >= self.gamma - LP_SLACK)
 
 
-def majority(problem: SlimProblem) -> np.ndarray:
-    """Per distinct row: +1/-1 for the heavier class, 0 for a tie."""
-    return np.sign(problem.pos_w - problem.neg_w).astype(np.int64)
-
-
 def reduce_problem(problem: SlimProblem, coef: np.ndarray, intercept: int, width: float | None = None,
                    seconds: float = np.inf) -> Reduction:
     """Algorithm 2 on ``problem`` with the hinge proxy; ``(coef, intercept)`` is a feasible model ``f^``.
@@ -225,7 +221,7 @@ def reduce_problem(problem: SlimProblem, coef: np.ndarray, intercept: int, width
         width = max(problem.objective(coef, intercept) - best, 0.0)
     labels = np.where(proxy.Xb @ lam > 0, 1, -1)
     warm = np.where(problem.scores(coef, intercept) > 0, 1, -1)
-    undecided = (labels == majority(problem)) & (warm == labels)
+    undecided = (majority(problem) == (labels > 0)) & (warm == labels)
     level, variants = best + width + LP_SLACK, 0
     for k in np.flatnonzero(undecided):
         if time.monotonic() - start > seconds:
@@ -276,13 +272,13 @@ def fit_reduced(problem: SlimProblem, config: TrainConfig, progress: Optional[Pr
     limits (max FPR, min TPR, ...) count every row: with them the problem is solved whole.
     """
     from ..problem.constrained import violations
-    from ..search.local_search import local_search
+    from ..search.warm_start import warm_start
     from .fit import fit_problem
 
     limits = problem.constraints is not None and any(
         k in problem.constraints.present for k in ("max_fpr", "min_tpr", "max_positive_rate"))
     deadline = time.monotonic() + config.time_limit
-    start = local_search(problem, seconds=min(5.0, 0.1 * config.time_limit), max_features=problem.max_features)
+    start = warm_start(problem, seconds=min(5.0, 0.1 * config.time_limit), max_features=problem.max_features)
     if limits or violations(problem, start.coef, start.intercept):
         coef, intercept, result = fit_problem(problem, config, progress)
         return coef, intercept, result, {"rows_removed": 0, "reason": "rate limits or no feasible warm start"}

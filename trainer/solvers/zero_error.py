@@ -15,7 +15,7 @@ from scorecard.runtime.errors import InfeasibleError
 
 from ..problem.constrained import violations
 from ..problem.slim import SlimProblem
-from ..search.local_search import Incumbent
+from ..search.warm_start import Incumbent
 from .ip.slim import SlimIP, read_solution
 from .pulp_mip import solve
 

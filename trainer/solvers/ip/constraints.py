@@ -1,7 +1,7 @@
 """The constraint language in the SLIM integer program: one function per paper section.
 
-:func:`add` extends the PuLP model built by ``formulation/slim.py`` with everything in
-``problem.constraints`` (see ``resolve.py``), reading the SLIM IP's own variables through
+:func:`add` extends the PuLP model built by ``solvers/ip/slim.py`` with everything in
+``problem.constraints`` (see ``problem/constrained.py``), reading the SLIM IP's own variables through
 :class:`Handles`: coefficients lambda_j, their L0 indicators alpha_j, the intercept and the
 prediction z_k of each merged row k (1 = positive).
 

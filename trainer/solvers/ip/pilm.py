@@ -6,7 +6,7 @@ optimal model uses a value from a less interpretable set only when it gains at l
 much training accuracy. The paper's IP gives each coefficient one binary per allowed value,
 u_{j,k,r}, with lambda_j = sum l_{r,k} u_{j,k,r} and penalty sum C_r u_{j,k,r}. Here the u
 binaries are the value-set ones (every PILM column lists its allowed values, see
-``resolve.py``); every non-zero coefficient already costs C_1 through the SLIM L0 term
+``problem/constrained.py``); every non-zero coefficient already costs C_1 through the SLIM L0 term
 (``problem.c0``, which keeps the SLIM IP's bound on the number of features valid), and a
 value of tier r adds C_r - C_1 to the objective.
 """
@@ -18,7 +18,7 @@ from ...problem.slim import SlimProblem
 
 
 def add(problem: SlimProblem, h) -> None:
-    """The extra price of tiers 2..R on the u binaries of ``h`` (formulation.constraints.Handles)."""
+    """The extra price of tiers 2..R on the u binaries of ``h`` (:class:`.constraints.Handles`)."""
     tiers = problem.constraints.tiers
     extra = [price * h.scale * u[v] for u in h.values.values() for values, price in tiers for v in values if v in u]
     if extra:

@@ -11,7 +11,7 @@ Differences from the textbook IP (Eq. 3.2), each keeping the same optimal models
   range where it still changes a prediction; rows whose prediction the box fixes get a fixed z;
 - valid inequalities sum(alpha) <= K, sum(C0 alpha) <= UB, loss <= UB, and alpha_j' <= alpha_j
   for identical columns j < j' (symmetry);
-- the incumbent of :func:`local_search` as the solver's warm start.
+- the incumbent of :func:`~...search.warm_start.warm_start` as the solver's warm start.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import numpy as np
 import pulp
 
 from ...problem.slim import SlimProblem, feature_limit
-from ...search.local_search import Incumbent
+from ...search.warm_start import Incumbent
 from .constraints import Handles
 from .constraints import add as add_constraints
 

@@ -1,6 +1,6 @@
 """Threshold-rule Integer Linear Models (TILM, paper Section 3.3, Eq. 3.4) in the SLIM IP.
 
-The design holds threshold rules ``x >= v`` of each raw input (``binarize.py``, without
+The design holds threshold rules ``x >= v`` of each raw input (``data/binarize.py``, without
 negations), so a scoring system over them is a step function of each input. TILM's
 penalty is C_f per input used plus C_t per rule, with at most R_max rules per input and
 one sign over all the threshold rules of a numeric input (so the score stays monotone in
@@ -20,7 +20,7 @@ from ...problem.slim import SlimProblem
 
 
 def add(problem: SlimProblem, h) -> None:
-    """The per-input TILM block on the SLIM IP of ``h`` (formulation.constraints.Handles)."""
+    """The per-input TILM block on the SLIM IP of ``h`` (:class:`.constraints.Handles`)."""
     block = problem.constraints.tilm
     if block is None:
         return
