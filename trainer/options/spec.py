@@ -199,7 +199,7 @@ class Option:
 OPTIONS: tuple[Option, ...] = (
     # -------------------------------------------------------- data (not TrainConfig fields)
     Option("target", Optional[str], None, None, "The outcome column.", ("--target",), str, metavar="COL",
-           field=False, section="data", default_text="required"),
+           field=False, section="data", doc="the outcome column (required: a flag or `target` in --config)"),
     Option("positive", Optional[str], None, None, "The target value of the positive class.", ("--positive",), str,
            metavar="VALUE", field=False, section="data",
            doc="the target value of the positive class (required unless the coding makes it plain)"),
@@ -243,7 +243,7 @@ OPTIONS: tuple[Option, ...] = (
            doc="COL's own coefficient set: a range `0..5`, a list `0,1,2,5` or a preset "
                "`two_significant_digits` (repeat the flag; `[coefficients]` table in TOML)"),
     Option("signs", Mapping[str, str], {}, _signs, "COL=+ or COL=- (repeat for more columns).", ("--sign",),
-           list[str], "per_column", metavar="COL=+ / COL=-", estimator=True, estimator_default=None,
+           list[str], "per_column", metavar="COL=+ or COL=-", estimator=True, estimator_default=None,
            section="coefficients",
            doc="the coefficient of COL is >= 0 / <= 0 (repeat the flag; `[signs]` table in TOML)"),
     # -------------------------------------------------------- features
@@ -439,6 +439,6 @@ def markdown_table() -> str:
             text = option.doc or option.help.rstrip(".")
             text = text[0].lower() + text[1:] if text[1:2].islower() else text
             default = option.shown_default
-            default = "" if default is None else default if default == "required" else f"`{default}`"
+            default = "" if default is None else f"`{default}`"
             lines.append(f"| {section if k == 0 else ''} | {_cell(option)} | {text.replace('|', '/')} | {default} |")
     return "\n".join(lines) + "\n"
