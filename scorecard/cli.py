@@ -190,6 +190,15 @@ def with_train_options(command):
     return run
 
 
+def _reader(kind: str, flag: str):
+    """How a repeatable COL=VALUE flag reads VALUE (the spec's ``cli_read``)."""
+    if kind == "number":
+        return lambda text: _number(text, flag)
+    if kind == "numbers":
+        return lambda text: list(_numbers(text, flag))
+    return lambda text: text
+
+
 def _configure(options: dict):
     """(TrainConfig, target, positive) from the config file and the flags given (flags win).
 
@@ -197,15 +206,13 @@ def _configure(options: dict):
     option's value, list-like flags parsed as the spec's ``cli_form`` says."""
     from scorecard.trainer.options.config import TrainConfig, load_toml, merge
 
-    readers = {"text": lambda flag: (lambda v: v), "number": lambda flag: (lambda v: _number(v, flag)),
-               "numbers": lambda flag: (lambda v: list(_numbers(v, flag)))}
     flags = {}
     for option in _spec_options():
         value = options[option.cli_name]
         if option.cli_form == "numbers":
             value = _numbers(value, option.flag)
         elif option.cli_form == "per_column":
-            value = _per_column(value, option.flag, readers[option.cli_read](option.flag), form=option.metavar)
+            value = _per_column(value, option.flag, _reader(option.cli_read, option.flag), form=option.metavar)
         flags[option.name] = value
     config_path = flags.pop("config")
     merged = merge(load_toml(config_path) if config_path else {}, flags)
