@@ -6,14 +6,11 @@ code 2, no traceback; ``verify`` disagreement is 1 and an infeasible training pr
 """
 from __future__ import annotations
 
-import copy
-import dataclasses
 import functools
 import inspect
 import io
 import os
 import sys
-import typing
 from typing import Annotated, Optional
 
 import typer
@@ -89,47 +86,19 @@ def _say(message: str) -> None:
 
 Data = Annotated[str, typer.Argument(metavar="DATA", help="CSV file (or Parquet with pyarrow installed).", show_default=False)]
 ModelPath = Annotated[str, typer.Argument(metavar="MODEL.json", help="A model file written by 'scorecard train'.", show_default=False)]
-Target = Annotated[Optional[str], typer.Option("--target", help="The outcome column.")]
-Positive = Annotated[Optional[str], typer.Option("--positive", help="The target value of the positive class.")]
-Kind = Annotated[Optional[str], typer.Option("--model", help="slim, mofn, pilm or tilm.")]
-C0 = Annotated[Optional[float], typer.Option("--c0", help="Accuracy given up per feature (L0 penalty).")]
-CoefMin = Annotated[Optional[int], typer.Option("--coef-min", help="Smallest coefficient.")]
-CoefMax = Annotated[Optional[int], typer.Option("--coef-max", help="Largest coefficient.")]
-CoefSet = Annotated[Optional[str], typer.Option("--coef-set", help="Allowed coefficients, e.g. -5,-1,0,1,5.")]
-InterMin = Annotated[Optional[int], typer.Option("--intercept-min", help="Smallest intercept.")]
-InterMax = Annotated[Optional[int], typer.Option("--intercept-max", help="Largest intercept.")]
-MaxFeatures = Annotated[Optional[int], typer.Option("--max-features", help="At most this many features.")]
-MinFeatures = Annotated[Optional[int], typer.Option("--min-features", help="At least this many features.")]
-Sign = Annotated[Optional[list[str]], typer.Option("--sign", help="COL=+ or COL=- (repeat for more columns).")]
-MaxFpr = Annotated[Optional[float], typer.Option("--max-fpr", help="Highest false positive rate on training data.")]
-MinTpr = Annotated[Optional[float], typer.Option("--min-tpr", help="Lowest true positive rate on training data.")]
-MaxPosRate = Annotated[Optional[float], typer.Option("--max-positive-rate", help="Highest share predicted positive.")]
-WPos = Annotated[Optional[float], typer.Option("--w-pos", help="Weight of the positive class, in (0, 1).")]
-Loss = Annotated[Optional[str], typer.Option("--loss", help="zero-one, logistic, hinge, exponential or quadratic.")]
-Solver = Annotated[Optional[str], typer.Option("--solver", help="auto, cbc, highs, cplex, gurobi or cpsat.")]
-TimeLimit = Annotated[Optional[float], typer.Option("--time-limit", help="Seconds the solver may take.")]
-Threads = Annotated[Optional[int], typer.Option("--threads", help="Solver threads.")]
-Seed = Annotated[Optional[int], typer.Option("--seed", help="Random seed (solver, folds).")]
-Missing = Annotated[Optional[str], typer.Option("--missing", help="null (refuse), drop or impute.")]
-Coefficients = Annotated[Optional[list[str]], typer.Option(
-    "--coefficients", help="COL=SET: COL's allowed coefficients, e.g. Age=0..5, Age=0,1,2,5 or "
-    "Income=two_significant_digits (repeat for more columns).")]
-C0For = Annotated[Optional[list[str]], typer.Option("--c0-for", help="COL=X: COL's own C0 (repeat).")]
-Cuts = Annotated[Optional[list[str]], typer.Option("--cuts", help="COL=40,60: thresholds for M-of-N/TILM rules (repeat).")]
-InterSet = Annotated[Optional[str], typer.Option("--intercept-set", help="Allowed intercepts, e.g. -10,-5,0.")]
-MaxThresholds = Annotated[Optional[int], typer.Option("--max-thresholds", help="Automatic thresholds per numeric column (M-of-N, TILM).")]
-Negations = Annotated[Optional[bool], typer.Option("--negations/--no-negations", help="M-of-N: offer each rule's negation.")]
-CFeature = Annotated[Optional[float], typer.Option("--c-feature", help="TILM: price of each column used.")]
-CRule = Annotated[Optional[float], typer.Option("--c-rule", help="TILM: price of each extra rule on a column.")]
-MaxRules = Annotated[Optional[int], typer.Option("--max-rules-per-feature", help="TILM: rules per column at most.")]
-ImputePenalty = Annotated[Optional[bool], typer.Option(
-    "--impute-penalty/--no-impute-penalty", help="An imputed column costs C0 + M/N (M imputed of N rows).")]
-Reduce = Annotated[Optional[bool], typer.Option("--reduce/--no-reduce", help="Data reduction before solving (Section 4.2).")]
-ReduceWidth = Annotated[Optional[float], typer.Option(
-    "--reduce-width", help="Level-set width eps of --reduce (default: warm start's objective - proxy optimum).")]
-Config = Annotated[Optional[str], typer.Option("--config", help="TOML file of these options; flags win.")]
-Verbose = Annotated[Optional[bool], typer.Option(
-    "--verbose/--quiet", help="Show the solver's progress (a line per update when standard error is not a terminal).")]
+
+
+def _train_option(option) -> object:
+    """The typer declaration of one training option of the spec (trainer/options/spec.py).
+
+    Every flag defaults to None, so that a ``--config`` file can be merged under the flags
+    given; ``--help`` shows the spec's default instead."""
+    shown = option.shown_default
+    text = option.help
+    if shown is not None:  # typer's rich help would read a bare "[default: ...]" as a style tag
+        rich = getattr(typer.core, "DEFAULT_MARKUP_MODE", None) in ("rich", "markdown")
+        text += f" {chr(92) if rich else ''}[default: {shown}]"
+    return Annotated[Optional[option.cli_type], typer.Option(*option.flags, help=text, show_default=False)]
 
 
 def _numbers(text: str | None, option: str) -> tuple[float, ...] | None:
@@ -180,55 +149,20 @@ def _load_data(path: str, target: str, positive, missing: str):
     return data
 
 
-TRAIN_OPTIONS = (
-    ("target", Target), ("positive", Positive), ("model", Kind), ("c0", C0), ("coef_min", CoefMin),
-    ("coef_max", CoefMax), ("coef_set", CoefSet), ("intercept_min", InterMin), ("intercept_max", InterMax),
-    ("max_features", MaxFeatures), ("min_features", MinFeatures), ("sign", Sign), ("max_fpr", MaxFpr),
-    ("min_tpr", MinTpr), ("max_positive_rate", MaxPosRate), ("w_pos", WPos), ("loss", Loss), ("solver", Solver),
-    ("time_limit", TimeLimit), ("threads", Threads), ("seed", Seed), ("missing", Missing), ("config", Config),
-    ("verbose", Verbose), ("coefficients", Coefficients), ("c0_for", C0For), ("cuts", Cuts),
-    ("intercept_set", InterSet), ("max_thresholds", MaxThresholds), ("negations", Negations),
-    ("c_feature", CFeature), ("c_rule", CRule), ("max_rules_per_feature", MaxRules),
-    ("impute_penalty", ImputePenalty), ("reduce", Reduce), ("reduce_width", ReduceWidth),
-)
+def _spec_options():
+    from scorecard.trainer.options import spec
+
+    return spec.cli_options()
 
 
-#: Flag name -> TrainConfig field where they differ (the CLI takes --sign COL=+ for ``signs``).
-CONFIG_FIELDS = {"sign": "signs", "c0_for": "c0_by_input"}
-
-
-def _default_text(name: str, value) -> str | None:
-    """How ``--help`` shows a training option's default; None when there is none to show."""
-    if value is None or value in ({}, (), []):
-        return None
-    if isinstance(value, bool):
-        flag = name.replace("_", "-")
-        return f"--{flag}" if value else f"--no-{flag}" if name != "verbose" else "--quiet"
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def with_defaults(name: str, kind):
-    """``kind`` (an ``Annotated[..., typer.Option(...)]``) with TrainConfig's default for the
-    option added to its help, e.g. "(default: 0.01)": the flags default to None so that a
-    --config file can be merged under them, so typer cannot show the effective default itself."""
-    from scorecard.trainer.options.config import TrainConfig
-
-    defaults = {f.name: f.default_factory() if f.default is dataclasses.MISSING else f.default
-                for f in dataclasses.fields(TrainConfig) if f.init}
-    text = _default_text(name, defaults.get(CONFIG_FIELDS.get(name, name)))
-    if text is None:
-        return kind
-    base, info, *rest = typing.get_args(kind)
-    info = copy.copy(info)
-    info.help = f"{info.help} (default: {text})"
-    return Annotated[(base, info, *rest)]
+TRAIN_OPTIONS = tuple((option.cli_name, _train_option(option)) for option in _spec_options())
 
 
 def with_train_options(command):
-    """Give ``command`` every training option (typer reads the signature); it receives them
-    as one dict, ``options``, so ``train`` and ``cv`` share one list of flags."""
+    """Give ``command`` every training option of the spec (typer reads the signature); it
+    receives them as one dict, ``options``, so ``train`` and ``cv`` share one list of flags."""
     own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != "options"]
-    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=with_defaults(name, kind))
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=kind)
              for name, kind in TRAIN_OPTIONS]
 
     @functools.wraps(command)
@@ -239,18 +173,31 @@ def with_train_options(command):
     return run
 
 
+def _reader(kind: str, flag: str):
+    """How a repeatable COL=VALUE flag reads VALUE (the spec's ``cli_read``)."""
+    if kind == "number":
+        return lambda text: _number(text, flag)
+    if kind == "numbers":
+        return lambda text: list(_numbers(text, flag))
+    return lambda text: text
+
+
 def _configure(options: dict):
-    """(TrainConfig, target, positive) from the config file and the flags given (flags win)."""
+    """(TrainConfig, target, positive) from the config file and the flags given (flags win).
+
+    ``options`` holds the flags by CLI name (``sign``, ``c0_for``); each becomes its spec
+    option's value, list-like flags parsed as the spec's ``cli_form`` says."""
     from scorecard.trainer.options.config import TrainConfig, load_toml, merge
 
-    flags = dict(options)
+    flags = {}
+    for option in _spec_options():
+        value = options[option.cli_name]
+        if option.cli_form == "numbers":
+            value = _numbers(value, option.flag)
+        elif option.cli_form == "per_column":
+            value = _per_column(value, option.flag, _reader(option.cli_read, option.flag), form=option.metavar)
+        flags[option.name] = value
     config_path = flags.pop("config")
-    flags["coef_set"] = _numbers(flags["coef_set"], "--coef-set")
-    flags["signs"] = _per_column(flags.pop("sign"), "--sign", form="COL=+ or COL=-")
-    flags["coefficients"] = _per_column(flags["coefficients"], "--coefficients")
-    flags["c0_by_input"] = _per_column(flags.pop("c0_for"), "--c0-for", lambda v: _number(v, "--c0-for"))
-    flags["cuts"] = _per_column(flags["cuts"], "--cuts", lambda v: list(_numbers(v, "--cuts")))
-    flags["intercept_set"] = _numbers(flags["intercept_set"], "--intercept-set")
     merged = merge(load_toml(config_path) if config_path else {}, flags)
     target, positive = merged.pop("target", None), merged.pop("positive", None)
     if target is None:

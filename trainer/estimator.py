@@ -14,6 +14,7 @@ import pandas as pd
 from scorecard.runtime import score as runtime_score
 
 from .data.prepare import prepare
+from .options import spec
 from .options.config import TrainConfig
 from .train import train
 
@@ -23,7 +24,9 @@ TARGET = "__target__"
 class SLIMClassifier:
     """Supersparse Linear Integer Model (paper Section 3.1) trained to provable optimality.
 
-    Parameters mirror :class:`TrainConfig` (the ``scorecard train`` options). ``classes_``
+    Parameters are the spec's estimator options (``options/spec.py``, ``estimator=True``),
+    with their defaults (``time_limit`` is 60 s here; a test holds ``__init__`` to the spec);
+    they mean what the ``scorecard train`` options of the same name mean. ``classes_``
     holds the two labels seen in ``fit`` (sorted); the second one is the positive class.
     """
 
@@ -84,12 +87,14 @@ class SLIMClassifier:
                     classifier_tags=ClassifierTags(multi_class=False))
 
     def config(self) -> TrainConfig:
-        """The TrainConfig these parameters stand for."""
-        return TrainConfig(c0=self.c0, coef_min=self.coef_min, coef_max=self.coef_max,
-                           intercept_min=self.intercept_min, intercept_max=self.intercept_max,
-                           max_features=self.max_features, min_features=self.min_features,
-                           signs=dict(self.signs or {}), w_pos=self.w_pos, solver=self.solver,
-                           time_limit=self.time_limit, threads=self.threads, seed=self.seed)
+        """The TrainConfig these parameters stand for (validated there, as every option is).
+
+        A table parameter left at None (``signs``) means the option's empty default."""
+        values = {}
+        for option in spec.estimator_options():
+            value = getattr(self, option.name)
+            values[option.name] = dict(value or {}) if isinstance(option.default, dict) else value
+        return TrainConfig(**values)
 
     # ------------------------------------------------------------------ fitting
 

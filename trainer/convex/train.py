@@ -57,8 +57,6 @@ def row_weights(y: np.ndarray, w_pos: float) -> np.ndarray | None:
 
 def train_convex(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCallback] = None) -> Model:
     """Train a scoring system minimizing ``config.loss`` + C0 L0 + epsilon L1 (Eq. 4.3)."""
-    if config.model not in ("slim", "pilm"):
-        raise ConfigError(f"--loss {config.loss}: only --model slim is trained by cutting planes")
     start = time.monotonic()
     design = design_for(data, config)
     problem = constrained_problem(design, data, config)

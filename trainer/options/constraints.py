@@ -3,7 +3,7 @@
 "At most 10 items, false-positive rate at most 20 %, hypertension only adds risk" is
 written once (TOML, CLI flags or Python) and every model trained with it obeys it exactly
 on the training data. This module holds the vocabulary and its parsing; the integer
-program side is ``solvers/ip/constraints.py``. The pieces, with the paper's sections
+program side is ``formulation/constraints.py``. The pieces, with the paper's sections
 (Ustun & Rudin, "Methods and Models for Interpretable Linear Classification"):
 
 - coefficient sets per input and for the intercept, as ranges, lists or named presets
@@ -55,6 +55,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from scorecard.runtime.errors import ConfigError
+
+from .spec import is_finite_number, is_int
 
 Number = int | float
 
@@ -234,47 +236,44 @@ class Tier:
 # ------------------------------------------------------------------ normalization
 
 
-def normalize_config(config: Any) -> None:
-    """Turn the constraint fields of a ``TrainConfig`` into the dataclasses and check them.
+def normalize_config(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The constraint fields of a ``TrainConfig``, turned into the dataclasses and checked.
 
-    Called from ``TrainConfig.__post_init__``; accepts the plain values TOML gives (dicts,
-    lists, strings) and the dataclasses themselves, and raises ``ConfigError`` naming the
-    option and how to fix it.
+    A pure function of the option values (``values``: field name -> value): it returns the
+    normalized ``coefficients``, ``intercept_set``, ``c0_by_input``, ``at_most_one``,
+    ``requires``, ``hierarchy``, ``tiers`` and ``cuts``, which ``TrainConfig.__post_init__``
+    applies. Accepts the plain values TOML gives (dicts, lists, strings) and the dataclasses
+    themselves (so it is idempotent), and raises ``ConfigError`` naming the option and how
+    to fix it. The plain options (``--max-thresholds``, ``--c-rule`` ...) are checked by the
+    spec (``spec.py``) before this runs.
     """
-    def put(name: str, value: Any) -> None:
-        object.__setattr__(config, name, value)
-
-    put("coefficients", {str(k): parse_coef_set(v, f"coefficients.{k}")
-                         for k, v in _table(config.coefficients, "coefficients").items()})
-    if config.intercept_set is not None:
-        put("intercept_set", parse_coef_set(config.intercept_set, "intercept_set"))
-    c0s = _table(config.c0_by_input, "c0_by_input")
+    out: dict[str, Any] = {}
+    out["coefficients"] = {str(k): parse_coef_set(v, f"coefficients.{k}")
+                           for k, v in _table(values["coefficients"], "coefficients").items()}
+    intercept_set = values["intercept_set"]
+    out["intercept_set"] = None if intercept_set is None else parse_coef_set(intercept_set, "intercept_set")
+    c0s = _table(values["c0_by_input"], "c0_by_input")
     for name, v in c0s.items():
         if not (is_finite_number(v) and v >= 0):
             raise ConfigError(f"c0_by_input.{name}: {v!r} is not valid; use a number >= 0 (e.g. 0.05)")
-    put("c0_by_input", dict(c0s))
-    put("at_most_one", tuple(_at_most_one(g, f"at_most_one[{k}]") for k, g in enumerate(_list(config.at_most_one, "at_most_one"))))
-    put("requires", tuple(_requires(r, f"requires[{k}]") for k, r in enumerate(_list(config.requires, "requires"))))
-    put("hierarchy", tuple(_hierarchy(h, f"hierarchy[{k}]") for k, h in enumerate(_list(config.hierarchy, "hierarchy"))))
-    put("tiers", _tiers(_list(config.tiers, "tiers")))
-    if config.model == "pilm" and not config.tiers:
+    out["c0_by_input"] = dict(c0s)
+    out["at_most_one"] = tuple(_at_most_one(g, f"at_most_one[{k}]")
+                               for k, g in enumerate(_list(values["at_most_one"], "at_most_one")))
+    out["requires"] = tuple(_requires(r, f"requires[{k}]") for k, r in enumerate(_list(values["requires"], "requires")))
+    out["hierarchy"] = tuple(_hierarchy(h, f"hierarchy[{k}]")
+                             for k, h in enumerate(_list(values["hierarchy"], "hierarchy")))
+    out["tiers"] = _tiers(_list(values["tiers"], "tiers"))
+    if values["model"] == "pilm" and not out["tiers"]:
         raise ConfigError("tiers: --model pilm needs at least one tier, e.g. "
                           "[[tiers]] values = {min = -10, max = 10}, c0 = 0.01")
     cuts = {}
-    for name, values in _table(config.cuts, "cuts").items():
-        vals = values if isinstance(values, (list, tuple)) else [values]
+    for name, given in _table(values["cuts"], "cuts").items():
+        vals = given if isinstance(given, (list, tuple)) else [given]
         if not vals or not all(is_finite_number(v) for v in vals):
-            raise ConfigError(f"cuts.{name}: {values!r} is not valid; use a list of numbers, e.g. [40, 60]")
+            raise ConfigError(f"cuts.{name}: {given!r} is not valid; use a list of numbers, e.g. [40, 60]")
         cuts[str(name)] = tuple(sorted(set(_as_int_if_whole(v) for v in vals)))
-    put("cuts", cuts)
-    if not (is_int(config.max_thresholds) and config.max_thresholds >= 1):
-        raise ConfigError(f"--max-thresholds: {config.max_thresholds!r} is not valid; use an integer >= 1")
-    if not (is_int(config.max_rules_per_feature) and config.max_rules_per_feature >= 1):
-        raise ConfigError(f"--max-rules-per-feature: {config.max_rules_per_feature!r} is not valid; use an integer >= 1")
-    for name in ("c_feature", "c_rule"):
-        v = getattr(config, name)
-        if v is not None and not (is_finite_number(v) and v >= 0):
-            raise ConfigError(f"--{name.replace('_', '-')}: {v!r} is not valid; use a number >= 0")
+    out["cuts"] = cuts
+    return out
 
 
 def _tiers(raw: Sequence[Any]) -> tuple[Tier, ...]:
@@ -410,16 +409,6 @@ def _closest_hint(name: str, choices: Iterable[str]) -> str:
 
 
 # ------------------------------------------------------------------ small helpers
-
-
-def is_finite_number(v: Any) -> bool:
-    """A real number (not a bool), neither infinite nor NaN."""
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def is_int(v: Any) -> bool:
-    """An int that is not a bool."""
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _as_int_if_whole(v: Number) -> Number:

@@ -115,10 +115,7 @@ def _prices(design: Design, data: LabeledData, config: TrainConfig) -> tuple[np.
     c0 = np.zeros(len(design.columns))
     extra: dict[str, float] = {}
     c_feature = config.c0 if config.c_feature is None else config.c_feature
-    c_rule = c_feature / 2 if config.c_rule is None else config.c_rule
-    if config.model == "tilm" and c_rule > c_feature:
-        raise ConfigError(f"--c-rule: {c_rule} is more than --c-feature ({c_feature}); "
-                          "an extra rule on an input should not cost more than the input")
+    c_rule = c_feature / 2 if config.c_rule is None else config.c_rule  # <= c_feature (checked in TrainConfig)
     for j, col in enumerate(design.columns):
         own = config.c0_by_input.get(col.input)
         if config.model == "pilm":
