@@ -12,7 +12,7 @@ from scorecard.trainer.options.config import TrainConfig
 from scorecard.trainer.solvers.progress import Progress
 
 from scorecard import __version__
-from scorecard.cli import TRAIN_OPTIONS, app, summary
+from scorecard.cli import app, summary
 from scorecard.live import LiveProgress
 
 
@@ -25,21 +25,6 @@ def test_version(cli):
 def _help_of(command: str) -> dict[str, str]:
     params = typer.main.get_command(app).commands[command].params
     return {p.name: p.help or "" for p in params}
-
-
-def test_train_help_shows_trainconfig_defaults():
-    helps = _help_of("train")
-    defaults = {f.name: f.default for f in dataclasses.fields(TrainConfig)}
-    assert helps["c0"].endswith(f"(default: {defaults['c0']:g})") and "(default: 0.01)" in helps["c0"]
-    assert helps["time_limit"].endswith("(default: 300)")
-    assert helps["solver"].endswith(f"(default: {defaults['solver']})")
-    assert helps["coef_min"].endswith("(default: -10)") and helps["missing"].endswith("(default: null)")
-    assert helps["negations"].endswith("(default: --negations)") and helps["reduce"].endswith("(default: --no-reduce)")
-    assert helps["verbose"].endswith("(default: --quiet)")
-    for name in ("target", "positive", "max_features", "coef_set", "sign", "config"):  # no default to show
-        assert "default:" not in helps[name], name
-    assert set(_help_of("cv")) >= {name for name, _ in TRAIN_OPTIONS}
-    assert "(default: 0.01)" in _help_of("cv")["c0"]
 
 
 def test_help_exits_zero(cli):
