@@ -111,7 +111,8 @@ MaxPosRate = Annotated[Optional[float], typer.Option("--max-positive-rate", help
 WPos = Annotated[Optional[float], typer.Option("--w-pos", help="Weight of the positive class, in (0, 1).")]
 Loss = Annotated[Optional[str], typer.Option("--loss", help="zero-one, logistic, hinge, exponential or quadratic.")]
 Solver = Annotated[Optional[str], typer.Option("--solver", help="auto, cbc, highs, cplex, gurobi or cpsat.")]
-TimeLimit = Annotated[Optional[float], typer.Option("--time-limit", help="Seconds the solver may take.")]
+TimeLimit = Annotated[Optional[float], typer.Option(
+    "--time-limit", help="Seconds the command may take: for the whole command, all phases and folds.")]
 Threads = Annotated[Optional[int], typer.Option("--threads", help="Solver threads.")]
 Seed = Annotated[Optional[int], typer.Option("--seed", help="Random seed (solver, folds).")]
 Missing = Annotated[Optional[str], typer.Option("--missing", help="null (refuse), drop or impute.")]
@@ -183,12 +184,20 @@ def _load_data(path: str, target: str, positive, missing: str):
     return data
 
 
-def _train(data, config, progress):
+def _deadline(config):
+    """``--time-limit`` from the start of the process: start-up, reading and writing count
+    (the time to write the output and exit is kept back)."""
+    from scorecard.trainer.solvers.options import EXIT_SECONDS, Deadline, process_start
+
+    return Deadline.after(config.time_limit, start=process_start()).earlier(min(EXIT_SECONDS, 0.05 * config.time_limit))
+
+
+def _train(data, config, progress, deadline):
     from scorecard.runtime.errors import InfeasibleError
     from scorecard.trainer.train import train
 
     try:
-        return train(data, config, progress=progress)
+        return train(data, config, progress=progress, deadline=deadline)
     except InfeasibleError as exc:
         raise Infeasible(str(exc)) from None
 
@@ -249,10 +258,11 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
     from scorecard.runtime import dumps
 
     cfg, target_name, positive_value = _configure(options)
+    deadline = _deadline(cfg)
     labeled = _load_data(data, target_name, positive_value, cfg.missing)
     live = LiveProgress()
     try:
-        fitted = _train(labeled, cfg, live)
+        fitted = _train(labeled, cfg, live, deadline)
     finally:
         live.close()
     write_atomic(output, dumps(fitted))
@@ -364,6 +374,7 @@ def cv(data: Data, options: dict,
     from scorecard.trainer.train import train as fit
 
     cfg, target_name, positive_value = _configure(options)
+    deadline = _deadline(cfg)
     grid = _numbers(c0_grid, "--c0-grid") or (cfg.c0,)
     for value in grid:
         cfg.with_options(c0=value)  # refuse a bad grid value before any solving
@@ -380,7 +391,8 @@ def cv(data: Data, options: dict,
               flush=True)
 
     try:
-        results = crossval.run(labeled, cfg, folds, grid, fit, InfeasibleError, on_result=show_row, progress=live)
+        results = crossval.run(labeled, cfg, folds, grid, fit, InfeasibleError, on_result=show_row, progress=live,
+                               deadline=deadline)
     finally:
         live.close()
     totals = [r for r in results if r.fold == "all" and r.size is not None]
