@@ -47,6 +47,9 @@ from scorecard.trainer.search import exhaustive
 from scorecard.trainer.search.warm_start import warm_start
 from scorecard.trainer.solvers import auto, cpsat
 from scorecard.trainer.solvers.fit import fit_problem
+from scorecard.trainer.solvers.mip import solve_mip
+from scorecard.trainer.solvers.options import Deadline, SolveOptions
+from scorecard.trainer.solvers.pulp_mip import available
 
 DATASETS = ("bankruptcy", "breastcancer", "haberman", "mammo", "heart", "mushroom", "spambase", "adult")
 BACKENDS = ("cplex", "cplex-grouped", "auto", "enumerate", "cpsat", "highs", "cbc")
@@ -155,9 +158,11 @@ def run_ours(name: str, problem: SlimProblem, config: TrainConfig, limit: float,
         if event.incumbent is not None and not first:
             first.append(time.monotonic() - start)
 
+    options = SolveOptions(solver=name, deadline=Deadline.after(limit, start), threads=threads, seed=config.seed)
     if name == "auto":
-        out = auto.solve(problem, limit, threads=threads, progress=seen,
-                         mip=lambda pr, inc, rem: auto._pulp_mip(pr, inc, rem, config.with_options(threads=threads), None))
+        backend = options.using("highs" if available("highs") else "cbc")
+        out = auto.solve(problem, options, progress=seen,
+                         mip=lambda pr, inc, opts: solve_mip(pr, inc, backend.until(opts.deadline)))
         best, status, bound = out.incumbent, out.status, out.lower_bound
     elif name == "enumerate":
         incumbent = warm_start(problem, seconds=0.0)
@@ -170,13 +175,12 @@ def run_ours(name: str, problem: SlimProblem, config: TrainConfig, limit: float,
     elif name == "cpsat":
         incumbent = warm_start(problem, seconds=0.0)
         first.append(time.monotonic() - start)
-        result = cpsat.solve(problem, incumbent, limit - (time.monotonic() - start), threads)
+        result = cpsat.solve(problem, incumbent, options)
         if result is None:
             return Run("n/a (encoding refused)", None, None, None, first[0])
         best, status, bound = result.incumbent, result.status, result.lower_bound
     else:
-        coef, intercept, result = fit_problem(problem, config.with_options(solver=name, time_limit=limit,
-                                                                           threads=threads), progress=seen)
+        coef, intercept, result = fit_problem(problem, options, progress=seen)
         objective = problem.objective(coef, intercept)
         return Run(result.status, objective, time.monotonic() - start, result.seconds, first[0] if first else None,
                    result.bound)

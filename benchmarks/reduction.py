@@ -42,6 +42,7 @@ from scorecard.trainer.options.config import TrainConfig
 from scorecard.trainer.problem.constrained import constrained_problem
 from scorecard.trainer.search.warm_start import warm_start
 from scorecard.trainer.solvers.fit import fit_problem
+from scorecard.trainer.solvers.options import SolveOptions
 from scorecard.trainer.solvers.reduce import LP_SLACK, HingeProxy, majority
 from scorecard.trainer.train import train
 
@@ -144,7 +145,7 @@ def figure(args: argparse.Namespace, direct_optimum: float | None) -> tuple[list
     data = load(name)
     config = config_for(name, c0, data, args.time_limit)
     problem = constrained_problem(design_for(data, config), data, config)
-    coef, intercept, result = fit_problem(problem, config)
+    coef, intercept, result = fit_problem(problem, SolveOptions.of(config))
     optimum = problem.objective(coef, intercept)
     warm = warm_start(problem, seconds=min(5.0, 0.1 * config.time_limit))
     best, candidates, values = variant_values(problem, warm)

@@ -155,6 +155,15 @@ def _spec_options():
     return spec.cli_options()
 
 
+def _deadline(config):
+    """``--time-limit`` from the start of the process: start-up, reading and writing count
+    (the time to write the output and exit is kept back)."""
+    from scorecard.trainer.solvers.options import EXIT_SECONDS, Deadline, process_start
+
+    return Deadline.after(config.time_limit, start=process_start()).earlier(min(EXIT_SECONDS, 0.05 * config.time_limit))
+
+
+
 TRAIN_OPTIONS = tuple((option.cli_name, _train_option(option)) for option in _spec_options())
 
 
@@ -215,10 +224,11 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
     from scorecard.trainer.train import train as fit
 
     cfg, target_name, positive_value = _configure(options)
+    deadline = _deadline(cfg)
     labeled = _load_data(data, target_name, positive_value, cfg.missing)
     live = LiveProgress(verbose=cfg.verbose)
     try:
-        fitted = fit(labeled, cfg, progress=live)
+        fitted = fit(labeled, cfg, progress=live, deadline=deadline)
     finally:
         live.close()
     write_atomic(output, dumps(fitted))
@@ -349,6 +359,7 @@ def cv(data: Data, options: dict,
     from scorecard.trainer.train import train as fit
 
     cfg, target_name, positive_value = _configure(options)
+    deadline = _deadline(cfg)
     grid = _numbers(c0_grid, "--c0-grid") or (cfg.c0,)
     for value in grid:
         cfg.with_options(c0=value)  # refuse a bad grid value before any solving
@@ -365,7 +376,8 @@ def cv(data: Data, options: dict,
               flush=True)
 
     try:
-        results = crossval.run(labeled, cfg, folds, grid, fit, InfeasibleError, on_result=show_row, progress=live)
+        results = crossval.run(labeled, cfg, folds, grid, fit, InfeasibleError, on_result=show_row, progress=live,
+                               deadline=deadline)
     finally:
         live.close()
     totals = [r for r in results if r.fold == "all" and r.size is not None]

@@ -16,6 +16,7 @@ from scorecard.runtime import Model, predict
 from scorecard.runtime.errors import ConfigError
 from scorecard.trainer.data.prepare import LabeledData
 from scorecard.trainer.options.config import TrainConfig
+from scorecard.trainer.solvers.options import Deadline
 
 INFEASIBLE = "infeasible"
 
@@ -69,11 +70,17 @@ def model_size(model: Model) -> int:
 def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float, ...],
         train: Callable[..., Model], infeasible: type[Exception],
         on_result: Callable[[FoldResult], None] = lambda r: None,
-        progress: Callable | None = None) -> list[FoldResult]:
-    """Every fold of every C0 value, each C0 followed by its summary row."""
+        progress: Callable | None = None, deadline: Deadline | None = None) -> list[FoldResult]:
+    """Every fold of every C0 value, each C0 followed by its summary row.
+
+    deadline: when the whole run must end (``--time-limit`` is for the whole command): each
+    fit gets an equal share of the time left for the fits left. None: each fit gets
+    ``config.time_limit`` of its own.
+    """
     parts = stratified_folds(data.y, folds, config.seed)
     everything = np.arange(len(data.y))
     results: list[FoldResult] = []
+    fits_left = len(c0_grid) * len(parts)
     for c0 in c0_grid:
         cfg = config.with_options(c0=c0)
         per_c0 = []
@@ -81,8 +88,10 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
             fit_rows = np.setdiff1d(everything, test)
             fit_data = data.subset(fit_rows).impute_with()
             test_data = data.subset(test).impute_with(fit_data.imputed)
+            share = {} if deadline is None else {"deadline": deadline.within(deadline.remaining() / fits_left)}
+            fits_left -= 1
             try:
-                model = train(fit_data, cfg, progress=progress)
+                model = train(fit_data, cfg, progress=progress, **share)
             except infeasible:
                 result = FoldResult(c0, number, None, None, None, 0.0, INFEASIBLE, None)
             else:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import os
 import signal
-import threading
 
 import numpy as np
 import pandas as pd
@@ -22,6 +21,7 @@ from scorecard.trainer.search import exhaustive
 from scorecard.trainer.search.sweep import Sweeper
 from scorecard.trainer.search.warm_start import warm_start
 from scorecard.trainer.solvers import auto, cpsat
+from scorecard.trainer.solvers.options import Deadline, SolveOptions
 from scorecard.trainer.solvers.fit import fit_problem
 from scorecard.trainer.train import train
 from slimdata import brute_force, problem_of, tiny
@@ -65,11 +65,11 @@ def test_exhaustive_search_finds_the_brute_force_optimum(frame, options):
 def test_auto_and_the_mip_agree_with_brute_force(frame, options):
     problem, config = problem_of(frame, **options)
     expected = brute_force(problem)
-    out = auto.solve(problem, time_limit=30)
+    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(30)))
     assert out.status == "optimal"
     assert out.incumbent.objective == pytest.approx(expected, abs=1e-12)
     if problem.gamma_exact:  # the PuLP IP is exact only with an exact margin
-        coef, intercept, result = fit_problem(problem, config.with_options(solver="cbc", time_limit=30))
+        coef, intercept, result = fit_problem(problem, SolveOptions.of(config.with_options(solver="cbc", time_limit=30)))
         assert result.status == "optimal"
         assert problem.objective(coef, intercept) == pytest.approx(expected, abs=1e-12)
 
@@ -78,7 +78,7 @@ def test_auto_and_the_mip_agree_with_brute_force(frame, options):
 @pytest.mark.parametrize("frame, options", CASES)
 def test_cpsat_agrees_with_brute_force(frame, options):
     problem, _ = problem_of(frame, **options)
-    result = cpsat.solve(problem, None, time_limit=30, threads=1)
+    result = cpsat.solve(problem, None, SolveOptions(deadline=Deadline.after(30), threads=1))
     assert result.status == "optimal"
     assert result.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
 
@@ -132,24 +132,22 @@ def test_auto_proves_the_same_optimum_as_cbc_on_bankruptcy():
     assert ours.training.objective == pytest.approx(cbc.training.objective, abs=1e-12)
 
 
-def _interrupt_after(seconds: float) -> threading.Timer:
-    """Ctrl-C (SIGINT to this process) after ``seconds``, as a user pressing it."""
-    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    return timer
-
-
 def test_ctrl_c_during_the_solve_returns_the_incumbent_as_interrupted():
     # heart at C0 = 0.01: no solver proves it within two minutes (CPLEX included), so the
-    # press lands mid-search on any machine.
+    # press lands mid-search on any machine. The press comes from the first progress event
+    # past the warm start (the local search's or exhaustive search's), never from a timer.
     data = prepare(pd.read_csv(SHARED / "heart.csv"), "Disease")
     config = TrainConfig(solver="auto", c0=0.01, time_limit=120)
     problem = constrained_problem(design_for(data, config), data, config)
-    timer = _interrupt_after(3.0)
-    try:
-        out = auto.solve(problem, time_limit=120)
-    finally:
-        timer.cancel()
+    pressed: list[str] = []
+
+    def press_ctrl_c(event) -> None:
+        if event.message != "warm start" and not pressed:
+            pressed.append(event.message)
+            os.kill(os.getpid(), signal.SIGINT)  # as a user pressing it
+
+    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(120)), progress=press_ctrl_c)
+    assert pressed
     assert out.status == "interrupted"
     assert out.seconds < 30
     assert out.incumbent.objective == pytest.approx(problem.objective(out.incumbent.coef, out.incumbent.intercept))

@@ -133,7 +133,8 @@ def test_the_practitioners_requirements_hold_on_the_training_data():
 def test_rate_limits_and_budget_hold_even_when_the_time_limit_stops_the_solver():
     data = prepare(clinic(n=400, seed=2), "y")
     for limits in ({"min_tpr": 0.9}, {"max_positive_rate": 0.25}, {"max_fpr": 0.1, "min_tpr": 0.5}):
-        model = train(data, TrainConfig(c0=0.001, time_limit=1, **limits))
+        # a node limit stops the solver at the same point on any machine (the time limit is a safety net)
+        model = train(data, TrainConfig(c0=0.001, time_limit=60, **limits), work_limit=0.2)
         got = rates(model, data)
         assert got["tpr"] >= limits.get("min_tpr", 0)
         assert got["positive"] <= limits.get("max_positive_rate", 1)
@@ -185,7 +186,8 @@ def test_conflicting_constraints_are_named():
     data = prepare(clinic(), "y")
     config = TrainConfig(c0=0.01, min_features=2, max_fpr=0.5, at_most_one=[{"of": ["male", "stroke"]}],
                          requires=[{"if_any": ["smoker", "age", "hypertension", "heart_attack", "female"],
-                                    "then": ["male", "stroke"]}], time_limit=5)
+                                    "then": ["male", "stroke"]}], time_limit=60)
+    # The conflict search gets what the time limit leaves; 60 s is a safety net (it takes ~1 s).
     with pytest.raises(InfeasibleError) as err:
         train(data, config)
     message = str(err.value)
@@ -209,7 +211,7 @@ def test_a_model_cut_short_by_the_time_limit_still_meets_every_requirement():
     data = prepare(pd.read_csv(SHARED / "mammo.csv"), "Malignant")
     model = train(data, TrainConfig(c0=1e-4, w_pos=0.998, max_fpr=0.2, max_features=5, coef_min=-5, coef_max=5,
                                     intercept_min=-20, intercept_max=20, signs={"SpiculatedMargin": "+"},
-                                    time_limit=3))
+                                    time_limit=120), work_limit=0.2)  # a node limit: the same stop on any machine
     assert model.training.status == "time_limit"
     assert rates(model, data)["fpr"] <= 0.2 and len(model.terms) <= 5
     assert all(t.points >= 0 for t in model.terms if t.input == "SpiculatedMargin")

@@ -13,6 +13,7 @@ from scorecard.trainer.options.config import TrainConfig
 from scorecard.trainer.problem.constrained import constrained_problem
 from scorecard.trainer.search.warm_start import warm_start
 from scorecard.trainer.solvers.fit import fit_problem
+from scorecard.trainer.solvers.options import SolveOptions
 from scorecard.trainer.solvers.reduce import HingeProxy, fit_reduced, reduce_problem
 from scorecard.trainer.train import train
 from testdata import SHARED
@@ -38,8 +39,8 @@ def problem_of(name: str, rows: int | None, **options):
 @pytest.mark.parametrize("name,rows,options", CASES, ids=[c[0] for c in CASES])
 def test_reduced_training_reaches_the_direct_optimum(name, rows, options):
     problem, config = problem_of(name, rows, **options)
-    coef, intercept, direct = fit_problem(problem, config)
-    coef_r, intercept_r, reduced, info = fit_reduced(problem, config)
+    coef, intercept, direct = fit_problem(problem, SolveOptions.of(config))
+    coef_r, intercept_r, reduced, info = fit_reduced(problem, SolveOptions.of(config))
     assert direct.status == reduced.status == "optimal"
     assert problem.objective(coef_r, intercept_r) == pytest.approx(problem.objective(coef, intercept), abs=1e-12)
     assert reduced.bound <= problem.objective(coef_r, intercept_r) + 1e-9
@@ -49,7 +50,7 @@ def test_reduced_training_reaches_the_direct_optimum(name, rows, options):
 def test_bankruptcy_loses_most_of_its_rows_as_in_the_papers_figure():
     problem, config = problem_of("bankruptcy", None, c0=0.01)
     events = []
-    coef, intercept, _, info = fit_reduced(problem, config, events.append)
+    coef, intercept, _, info = fit_reduced(problem, SolveOptions.of(config), progress=events.append)
     assert info["rows_removed"] >= 0.6 * len(problem.row_of)  # 206 of 250 at the paper's width
     assert info["rows_put_back"] == 0 and info["solves"] == 1
     incumbents = [e.incumbent for e in events if e.incumbent is not None]
@@ -93,8 +94,8 @@ def test_the_check_puts_back_rows_the_reduced_optimum_mislabels():
     """eps = 0 removes nearly every row; the optimum over the few left labels removed rows
     wrongly (Theorem 4.1's conclusion fails), so the check puts them back."""
     problem, config = problem_of("bankruptcy", None, c0=0.01)
-    coef, intercept, _ = fit_problem(problem, config)
-    coef_r, intercept_r, reduced, info = fit_reduced(problem, config.with_options(reduce_width=0.0))
+    coef, intercept, _ = fit_problem(problem, SolveOptions.of(config))
+    coef_r, intercept_r, reduced, info = fit_reduced(problem, SolveOptions.of(config), width=0.0)
     assert info["rows_put_back"] > 0 and info["solves"] > 1
     assert problem.objective(coef_r, intercept_r) == pytest.approx(problem.objective(coef, intercept), abs=1e-12)
     assert reduced.status == "optimal"

@@ -12,6 +12,7 @@ from scorecard.trainer.options.config import TrainConfig
 from scorecard.trainer.problem.constrained import constrained_problem
 from scorecard.trainer.search.warm_start import warm_start
 from scorecard.trainer.solvers import auto
+from scorecard.trainer.solvers.options import Deadline, SolveOptions
 from slimdata import tiny
 from testdata import SHARED, shared_datasets
 
@@ -54,7 +55,7 @@ def first_model_seconds(name: str) -> tuple[float, float]:
         raise KeyboardInterrupt  # the user presses Ctrl-C as soon as a model shows up
 
     start = time.monotonic()
-    out = auto.solve(problem, time_limit=60, progress=stop_at_first)
+    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(60)), progress=stop_at_first)
     assert time.monotonic() - start < 5
     assert out.status in ("interrupted", "optimal")
     assert out.incumbent.objective == pytest.approx(seen[0][1])

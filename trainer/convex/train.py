@@ -23,6 +23,7 @@ from ..options.config import TrainConfig
 from ..problem.constrained import constrained_problem
 from ..problem.slim import SlimProblem
 from ..record import finished_model
+from ..solvers.options import SolveOptions
 from ..solvers.progress import Progress, ProgressCallback, relative_gap
 from .cutting_planes import Round, cutting_planes
 from .lattice import CoefficientSpace
@@ -55,14 +56,16 @@ def row_weights(y: np.ndarray, w_pos: float) -> np.ndarray | None:
     return np.where(y > 0, 2.0 * w_pos, 2.0 * (1.0 - w_pos))
 
 
-def train_convex(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCallback] = None) -> Model:
-    """Train a scoring system minimizing ``config.loss`` + C0 L0 + epsilon L1 (Eq. 4.3)."""
+def train_convex(data: LabeledData, config: TrainConfig, options: SolveOptions,
+                 progress: Optional[ProgressCallback] = None) -> Model:
+    """Train a scoring system minimizing ``config.loss`` + C0 L0 + epsilon L1 (Eq. 4.3) by
+    ``options.deadline`` (the cutting planes get what is left after the design)."""
     start = time.monotonic()
     design = design_for(data, config)
     problem = constrained_problem(design, data, config)
     space = space_of(problem)
     oracle = ArrayOracle.from_xy(design.X, data.y, row_weights(data.y, config.w_pos), loss=config.loss,
-                                 threads=config.threads)
+                                 threads=options.threads)
 
     def report(r: Round) -> None:
         if progress is not None:
@@ -70,7 +73,8 @@ def train_convex(data: LabeledData, config: TrainConfig, progress: Optional[Prog
             progress(Progress(elapsed=r.seconds, incumbent=r.upper_bound, bound=bound,
                               gap=relative_gap(r.upper_bound, bound), message=f"cuts {r.cuts}"))
 
-    result = cutting_planes(oracle, space, time_limit=config.time_limit, progress=report, threads=config.threads)
+    result = cutting_planes(oracle, space, time_limit=options.deadline.limit(), progress=report,
+                            threads=options.threads)
     intercept, coef = int(result.coefficients[0]), result.coefficients[1:].astype(np.int64)
     params = config.to_params() | {"cutting_planes": {
         "iterations": result.iterations, "cuts": result.cuts, "proof": result.proof,

@@ -309,8 +309,10 @@ OPTIONS: tuple[Option, ...] = (
                "or CBC); the others name one backend (`cbc` is bundled with PuLP; the rest when their Python "
                "package is installed). `training.solver` records which one proved the result"),
     Option("time_limit", float, 300.0, Number(low=0, low_open=True, kind="a number of seconds"),
-           "Seconds the solver may take.", ("--time-limit",), float, metavar="S", estimator=True,
-           estimator_default=60.0, section="solver", doc="seconds the solver may take (`SLIMClassifier`: 60)"),
+           "Seconds for the whole command: all phases and folds, start-up, reading and writing included.",
+           ("--time-limit",), float, metavar="S", estimator=True, estimator_default=60.0, section="solver",
+           doc="time budget in seconds for the whole command: every phase, every C0 and fold of `cv`, "
+               "start-up, reading and writing included (`SLIMClassifier`: 60, for `fit`)"),
     Option("threads", int, 1, Number(low=1, integer=True), "Solver threads.", ("--threads",), int, metavar="N",
            estimator=True, section="solver"),
     Option("seed", int, 0, Number(low=0, integer=True), "Random seed (solver, folds).", ("--seed",), int,

@@ -27,10 +27,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from dataclasses import dataclass
 from typing import Callable
 
-from scorecard.runtime.errors import NoModelInTimeError
+from scorecard.runtime.errors import InfeasibleError
 
 from ..problem.bounds import unavoidable_loss
 from ..problem.slim import SlimProblem, free_columns
@@ -38,14 +37,20 @@ from ..search import exhaustive
 from ..search import no_error as separable
 from ..search.warm_start import Incumbent, warm_start
 from . import cpsat
+from .mip import solve_mip
+from .options import Deadline, SolveOptions
+from .outcome import Outcome
 from .progress import Progress, relative_gap
+from .pulp_mip import SolveResult, available
 
 # Work (candidates x first-cascade rows) below which exhaustive search runs at once, and the
 # larger budget allowed after the full local search (about 1 s and 20 s of numpy on 2 cores).
 QUICK_WORK = 2e7
 FULL_WORK = 4e8
-# Most seconds of local search before the larger plan (it stops earlier at a local optimum).
+# Most seconds of local search before the larger plan (it stops earlier at a local optimum),
+# and its share of the time left.
 LOCAL_SEARCH_SECONDS = 5.0
+LOCAL_SEARCH_SHARE = 0.1
 # Seconds the quick and the larger plan may spend listing supports (the larger one at
 # least PLAN_SECONDS, up to PLAN_SHARE of the time left: its conflict bounds pay).
 QUICK_PLAN_SECONDS = 0.25
@@ -54,33 +59,18 @@ PLAN_SHARE = 0.15
 # Work of each size-limited exhaustive search (models of at most m features) before the MIP.
 SIZE_WORK = QUICK_WORK
 
-
-@dataclass(frozen=True)
-class Outcome:
-    """The best model, the proven lower bound on the optimum, the status ("optimal",
-    "time_limit" or "interrupted") and the backend that produced the certificate."""
-
-    incumbent: Incumbent
-    lower_bound: float
-    status: str
-    backend: str
-    seconds: float
-
-    @property
-    def gap(self) -> float | None:
-        return relative_gap(self.incumbent.objective, self.lower_bound)
+MipStep = Callable[[SlimProblem, Incumbent, SolveOptions], Outcome]
 
 
-def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int = 0,
-          progress: Callable[[Progress], None] | None = None,
-          mip: Callable[[SlimProblem, Incumbent, float], Outcome] | None = None) -> Outcome:
-    """Certify the optimum of ``problem`` within ``time_limit`` seconds (see the module doc).
+def solve(problem: SlimProblem, options: SolveOptions, progress: Callable[[Progress], None] | None = None,
+          mip: MipStep | None = None) -> Outcome:
+    """Certify the optimum of ``problem`` by ``options.deadline`` (see the module doc).
 
     ``mip`` solves the IP from an incumbent when neither exhaustive search nor CP-SAT
-    applies (the PuLP path of :mod:`..solve`); without it the incumbent is returned as is.
+    applies (:func:`.mip.solve_mip`); without it the incumbent is returned as is.
     """
     start = time.monotonic()
-    deadline = start + time_limit
+    deadline = options.deadline
     state = {"best": None, "bound": unavoidable_loss(problem), "backend": "warmstart"}
 
     def report(found: Incumbent, message: str) -> None:
@@ -111,10 +101,10 @@ def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int =
         found = _exhaustive(problem, state["best"], QUICK_WORK, deadline, report, raise_bound)
         if found is not None:
             return outcome(found.incumbent, found.lower_bound, found.status, "enumerate")
-        budget = min(LOCAL_SEARCH_SECONDS, 0.1 * time_limit)
         state["backend"] = "warmstart"
-        report(warm_start(problem, seconds=budget, on_improve=lambda inc: report(inc, "local search"),
-                          start=state["best"]), "local search")
+        report(warm_start(problem, seconds=deadline.share(LOCAL_SEARCH_SHARE, LOCAL_SEARCH_SECONDS),
+                          on_improve=lambda inc: report(inc, "local search"), start=state["best"]),
+               "local search")
         state["backend"] = "enumerate"
         found = _exhaustive(problem, state["best"], FULL_WORK, deadline, report, raise_bound)
         if found is not None:
@@ -123,18 +113,17 @@ def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int =
         larger = dataclasses.replace(problem, min_features=max(problem.min_features or 0, covered + 1))
         state["backend"] = "cpsat"
         if cpsat.available() and separable.applies(larger):
-            found = _no_avoidable_error(larger, state["best"], deadline, threads, seed, report, raise_bound)
+            found = _no_avoidable_error(larger, state["best"], options, report, raise_bound)
             if found is not None:
                 return outcome(found.incumbent, found.lower_bound, found.status, "cpsat")
-        remaining = max(0.01, deadline - time.monotonic())
         if cpsat.available():  # None when its encoding does not apply
-            result = cpsat.solve(larger, state["best"], remaining, threads, seed, progress=None
+            result = cpsat.solve(larger, state["best"], options, progress=None
                                  if progress is None else _shifted(progress, start))
             if result is not None and result.incumbent is not None:
                 return outcome(result.incumbent, result.lower_bound, result.status, "cpsat")
         if mip is not None:
             state["backend"] = "mip"
-            result = mip(problem, state["best"], remaining)
+            result = mip(problem, state["best"], options)
             return outcome(result.incumbent, result.lower_bound, result.status, result.backend)
         return outcome(state["best"], state["bound"], "time_limit", "warmstart")
     except KeyboardInterrupt:
@@ -143,21 +132,21 @@ def solve(problem: SlimProblem, time_limit: float, threads: int = 2, seed: int =
         return outcome(state["best"], state["bound"], "interrupted", state["backend"])
 
 
-def _exhaustive(problem: SlimProblem, incumbent: Incumbent, max_work: float, deadline: float,
+def _exhaustive(problem: SlimProblem, incumbent: Incumbent, max_work: float, deadline: Deadline,
                 report: Callable[[Incumbent, str], None],
                 raise_bound: Callable[[float], None]) -> exhaustive.SearchResult | None:
     """Exhaustive search if its plan fits ``max_work`` (None otherwise)."""
     full = max_work >= FULL_WORK
-    seconds = max(PLAN_SECONDS, PLAN_SHARE * (deadline - time.monotonic())) if full else QUICK_PLAN_SECONDS
+    seconds = max(PLAN_SECONDS, deadline.share(PLAN_SHARE)) if full else QUICK_PLAN_SECONDS
     plan = exhaustive.plan(problem, incumbent.objective, max_work=max_work,
-                           seconds=max(0.0, min(seconds, deadline - time.monotonic())), conflicts=full)
+                           seconds=min(seconds, deadline.remaining()), conflicts=full)
     if plan is None:
         return None
-    return exhaustive.search(problem, incumbent, plan, deadline=deadline,
+    return exhaustive.search(problem, incumbent, plan, deadline=deadline.at,
                              on_improve=lambda inc: report(inc, "exhaustive search"), on_bound=raise_bound)
 
 
-def _few_features(problem: SlimProblem, incumbent: Incumbent, deadline: float,
+def _few_features(problem: SlimProblem, incumbent: Incumbent, deadline: Deadline,
                   report: Callable[[Incumbent, str], None], raise_bound: Callable[[float], None]) -> int:
     """The largest m such that exhaustive search proved no model of at most m features beats
     the (possibly improved) incumbent, trying m = 1, 2, ... while a size's plan fits SIZE_WORK.
@@ -174,12 +163,12 @@ def _few_features(problem: SlimProblem, incumbent: Incumbent, deadline: float,
         if problem.max_features is not None and m >= problem.max_features:
             break
         restricted = dataclasses.replace(problem, max_features=m)
-        left = deadline - time.monotonic()
+        left = deadline.remaining()
         plan = exhaustive.plan(restricted, best.objective, max_work=SIZE_WORK,
-                               seconds=max(0.0, min(max(PLAN_SECONDS, PLAN_SHARE * left), left)))
+                               seconds=min(max(PLAN_SECONDS, PLAN_SHARE * left), left))
         if plan is None:
             break
-        result = exhaustive.search(restricted, best, plan, deadline=deadline,
+        result = exhaustive.search(restricted, best, plan, deadline=deadline.at,
                                    on_improve=lambda inc: report(inc, "exhaustive search"))
         if result.status != "optimal":
             break
@@ -188,7 +177,7 @@ def _few_features(problem: SlimProblem, incumbent: Incumbent, deadline: float,
     return covered
 
 
-def _no_avoidable_error(problem: SlimProblem, incumbent: Incumbent, deadline: float, threads: int, seed: int,
+def _no_avoidable_error(problem: SlimProblem, incumbent: Incumbent, options: SolveOptions,
                         report: Callable[[Incumbent, str], None],
                         raise_bound: Callable[[float], None]) -> cpsat.CpsatResult | None:
     """CP-SAT over the models that predict every row by its heavier label (:mod:`.separable`)
@@ -202,7 +191,7 @@ def _no_avoidable_error(problem: SlimProblem, incumbent: Incumbent, deadline: fl
         start = incumbent if separable.makes_no_avoidable_error(problem, incumbent) else None
         if share == 1.0 and (start is None or not decisive):
             return None
-        result = cpsat.solve(problem, start, share * max(0.01, deadline - time.monotonic()), threads, seed,
+        result = cpsat.solve(problem, start, options.until(options.deadline.within(options.deadline.share(share))),
                              predictions=predictions)
         if result is None:
             return None
@@ -239,87 +228,47 @@ def applies(problem: SlimProblem) -> bool:
     return problem.constraints is None
 
 
-def fit_auto(problem: SlimProblem, config, progress: Callable[[Progress], None] | None = None):
+def fit_auto(problem: SlimProblem, options: SolveOptions, progress: Callable[[Progress], None] | None = None):
     """``fit.fit_problem`` for ``--solver auto`` and ``--solver cpsat``: (coef, intercept,
     SolveResult), the solver named ``auto:BACKEND`` after the backend that produced the
     certificate (``cpsat`` for CP-SAT alone, from the warm start)."""
-    from scorecard.runtime.errors import ConfigError, InfeasibleError
-
-    from .pulp_mip import SolveResult
+    from scorecard.runtime.errors import ConfigError
 
     start = time.monotonic()
-    if config.solver == "cpsat":
+    if options.solver == "cpsat":
         if not cpsat.available():
-            raise ConfigError("--solver: cpsat needs OR-Tools (pip install ortools); or use --solver auto")
-        out = _cpsat_only(problem, config, progress)
+            raise ConfigError("solver cpsat needs OR-Tools (pip install ortools); or use solver auto")
+        out = _cpsat_only(problem, options, progress)
         name = "cpsat"
     else:
-        def mip(problem: SlimProblem, incumbent: Incumbent, remaining: float) -> Outcome:
-            return _pulp_mip(problem, incumbent, remaining, config,
+        backend = options.using("highs" if available("highs") else "cbc")
+
+        def mip(problem: SlimProblem, incumbent: Incumbent, options: SolveOptions) -> Outcome:
+            return solve_mip(problem, incumbent, backend.until(options.deadline),
                              None if progress is None else _shifted(progress, start))
 
-        out = solve(problem, config.time_limit, threads=config.threads, seed=config.seed, progress=progress,
-                    mip=mip)
+        out = solve(problem, options, progress=progress, mip=mip)
         name = f"auto:{out.backend}"
     best = out.incumbent
     if not math.isfinite(best.objective):
-        raise InfeasibleError("no model satisfies the constraints (--min-features, --max-features, signs); "
-                              "relax them")
+        raise InfeasibleError("no model satisfies the constraints (the minimum and maximum number of "
+                              "features, signs); relax them")
     result = SolveResult(solver=name, status=out.status, objective=best.objective,
                          bound=out.lower_bound, gap=out.gap, seconds=time.monotonic() - start)
     return best.coef, best.intercept, result
 
 
-def _cpsat_only(problem: SlimProblem, config, progress: Callable[[Progress], None] | None) -> Outcome:
+def _cpsat_only(problem: SlimProblem, options: SolveOptions, progress: Callable[[Progress], None] | None) -> Outcome:
     """CP-SAT from the millisecond warm start (``--solver cpsat``)."""
     from scorecard.runtime.errors import ConfigError
 
     start = time.monotonic()
     incumbent = warm_start(problem, seconds=0.0)
-    result = cpsat.solve(problem, incumbent if math.isfinite(incumbent.objective) else None,
-                         max(0.01, config.time_limit - (time.monotonic() - start)), config.threads, config.seed,
+    result = cpsat.solve(problem, incumbent if math.isfinite(incumbent.objective) else None, options,
                          progress=progress)
     if result is None:
-        raise ConfigError(f"--solver: cpsat needs integer or decimal columns, at most {cpsat.MAX_REAL_COLUMNS} "
+        raise ConfigError(f"solver cpsat needs integer or decimal columns, at most {cpsat.MAX_REAL_COLUMNS} "
                           "real-valued ones and few rows of several fractional values (whose float score "
-                          "may round either way at 0); use --solver auto")
+                          "may round either way at 0); use solver auto")
     best = result.incumbent if result.incumbent is not None else incumbent
     return Outcome(best, result.lower_bound, result.status, "cpsat", time.monotonic() - start)
-
-
-def _pulp_mip(problem: SlimProblem, incumbent: Incumbent, remaining: float, config,
-              progress: Callable[[Progress], None] | None) -> Outcome:
-    """The PuLP formulation on HiGHS (CBC without highspy), from the incumbent (kept, with
-    status "time_limit", when the solver stops before finding a model itself)."""
-    from scorecard.runtime.errors import InfeasibleError
-
-    from .ip.slim import formulate, read_solution
-    from .pulp_mip import available
-    from .pulp_mip import solve as solve_lp
-
-    start = time.monotonic()
-    name = "highs" if available("highs") else "cbc"
-    usable = math.isfinite(incumbent.objective)
-    ip = formulate(problem, incumbent if usable else None)
-    try:
-        result = solve_lp(ip.lp, name, time_limit=remaining, threads=config.threads, seed=config.seed,
-                          gap_abs=0.25 * problem.epsilon * ip.scale, warm_start=ip.warm_started, scale=ip.scale,
-                          progress=progress)
-    except InfeasibleError as exc:
-        if not usable or not isinstance(exc, NoModelInTimeError):
-            raise
-        return Outcome(incumbent, unavoidable_loss(problem), _stopped(start, remaining), name,
-                       time.monotonic() - start)
-    coef, intercept = read_solution(ip, problem.n_columns)
-    best = Incumbent(coef, intercept, problem.objective(coef, intercept))
-    if best.objective > incumbent.objective:
-        best = incumbent
-    bound = result.bound if result.bound is not None else unavoidable_loss(problem)
-    status = result.status if result.status == "optimal" else _stopped(start, remaining)
-    return Outcome(best, min(bound, best.objective), status, name, time.monotonic() - start)
-
-
-def _stopped(start: float, limit: float) -> str:
-    """Why a solve that did not prove optimality ended: HiGHS and CBC catch Ctrl-C themselves
-    and return early, which reads as "interrupted"; otherwise the time limit."""
-    return "interrupted" if time.monotonic() - start < 0.95 * limit else "time_limit"

@@ -9,7 +9,6 @@ one keeps the constraint, so the set is always a proven conflict, possibly not m
 """
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from typing import Callable
 
@@ -19,8 +18,9 @@ import pulp
 from ..data.design import Design
 from ..data.prepare import LabeledData
 from ..options.config import TrainConfig
+from .options import TINY, Deadline
 
-#: Seconds spent looking for the conflict, in total, at most.
+#: Seconds spent looking for the conflict, in total, at most (and never past the deadline).
 BUDGET = 30.0
 
 
@@ -59,7 +59,8 @@ def _without(config: TrainConfig, base: TrainConfig, dropped: set[str]) -> Train
 
 def is_feasible(design: Design, data: LabeledData, config: TrainConfig, seconds: float) -> bool | None:
     """True if some model meets every constraint of ``config``, False if none does, None if
-    undecided within ``seconds`` (a quick warm start is tried before the solver)."""
+    undecided within ``seconds`` (a quick warm start is tried before the solver). Only the
+    constraints of ``config`` are read: the solve is CBC's, for ``seconds``."""
     from ..problem.constrained import constrained_problem
     from ..search.repair import feasible_start
     from .ip.slim import formulate
@@ -69,7 +70,9 @@ def is_feasible(design: Design, data: LabeledData, config: TrainConfig, seconds:
         return True
     ip = formulate(problem, None)
     ip.lp.setObjective(pulp.LpAffineExpression())  # any feasible point answers the question
-    ip.lp.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=max(seconds, 0.5)))
+    if seconds <= 0:
+        return None
+    ip.lp.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=max(seconds, TINY)))
     if ip.lp.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
         return True
     if ip.lp.status == pulp.LpStatusInfeasible or ip.lp.sol_status == pulp.LpSolutionInfeasible:
@@ -78,7 +81,7 @@ def is_feasible(design: Design, data: LabeledData, config: TrainConfig, seconds:
 
 
 def minimal_conflict(config: TrainConfig, feasible: Callable[[TrainConfig], bool | None],
-                     budget: float = BUDGET) -> tuple[list[str], bool] | None:
+                     deadline: Deadline) -> tuple[list[str], bool] | None:
     """Hard constraints of ``config`` that cannot hold together, and whether that is proven.
 
     QuickXplain's linear form (Junker 2004): grow the conflict C one constraint at a time;
@@ -90,7 +93,6 @@ def minimal_conflict(config: TrainConfig, feasible: Callable[[TrainConfig], bool
     config without its named constraints has no model.
     """
     names = [name for name, _ in hard_constraints(config)]
-    deadline = time.monotonic() + budget
 
     def only(kept: list[str]) -> TrainConfig:
         return _without(config, config, set(names) - set(kept))
@@ -99,7 +101,7 @@ def minimal_conflict(config: TrainConfig, feasible: Callable[[TrainConfig], bool
         return None
     conflict: list[str] = []
     remaining = list(names)
-    while remaining and time.monotonic() < deadline:
+    while remaining and not deadline.expired():
         tipped = None
         for k, name in enumerate(remaining):
             if name in conflict:
@@ -117,10 +119,17 @@ def minimal_conflict(config: TrainConfig, feasible: Callable[[TrainConfig], bool
     return [n for n in names if n in conflict], False
 
 
-def explain(design: Design, data: LabeledData, config: TrainConfig, budget: float = BUDGET) -> str:
-    """One sentence naming the conflicting constraints, for an ``InfeasibleError``."""
-    slice_ = max(1.0, budget / (len(hard_constraints(config)) + 2))
-    found = minimal_conflict(config, lambda c: is_feasible(design, data, c, slice_), budget)
+def explain(design: Design, data: LabeledData, config: TrainConfig, deadline: Deadline) -> str:
+    """One sentence naming the conflicting constraints, for an ``InfeasibleError``: the
+    search stops at ``deadline`` (or after BUDGET seconds), each re-solve gets an equal
+    share of that time."""
+    deadline = deadline.within(BUDGET)
+    slice_ = deadline.remaining() / (len(hard_constraints(config)) + 2)
+
+    def feasible(c: TrainConfig) -> bool | None:
+        return is_feasible(design, data, c, min(slice_, deadline.remaining()))
+
+    found = minimal_conflict(config, feasible, deadline)
     if found is None:
         return ("no model satisfies the constraints, even without the named ones; widen the coefficient "
                 "or intercept ranges")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import signal
 import threading
 import time
@@ -33,6 +34,7 @@ import numpy as np
 from ..problem.bounds import size_limit
 from ..problem.slim import SlimProblem
 from ..search.warm_start import Incumbent
+from .options import TINY, SolveOptions
 from .progress import Progress, relative_gap
 
 # Integer steps of the scaled objective per epsilon (the L1 unit).
@@ -221,10 +223,13 @@ def _thresholds(multiplier: int, reals: tuple[float, ...], ranges: list[range], 
     return tuple(low), tuple(high)
 
 
-def solve(problem: SlimProblem, incumbent: Incumbent | None, time_limit: float, threads: int = 2,
-          seed: int = 0, progress: Callable[[Progress], None] | None = None,
+def solve(problem: SlimProblem, incumbent: Incumbent | None, options: SolveOptions,
+          progress: Callable[[Progress], None] | None = None,
           predictions: np.ndarray | None = None) -> CpsatResult | None:
-    """Solve ``problem`` exactly (None when :func:`encode` refuses the data).
+    """Solve ``problem`` exactly (None when :func:`encode` refuses the data) by
+    ``options.deadline``, with ``options.threads`` workers and ``options.seed``; with a
+    ``options.work_limit``, one worker stops after that much deterministic time (status
+    "time_limit"), the same answer on any machine and under any load.
 
     ``predictions`` (1 positive, 0 negative, -1 free, per distinct row) restricts the search
     to the models that predict so (:mod:`..search.no_error`); status "infeasible" when none does.
@@ -284,13 +289,16 @@ def solve(problem: SlimProblem, incumbent: Incumbent | None, time_limit: float, 
         threshold.hint(incumbent.coef)
 
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.monotonic() - start))
-    solver.parameters.num_workers = max(1, threads)
+    solver.parameters.max_time_in_seconds = options.deadline.limit()
+    threads = max(1, options.threads) if options.work_limit is None else 1  # one worker is deterministic
+    if options.work_limit is not None:
+        solver.parameters.max_deterministic_time = max(TINY, options.work_limit)
+    solver.parameters.num_workers = threads
     # Every worker runs a full-problem search (with 2: core-guided search, which raises the
     # lower bound, beside the default LP search; LNS interleaves): heart's bound at 120 s
     # 0.073 instead of 0.030, and mammo, haberman, breastcancer proven faster.
-    solver.parameters.num_full_subsolvers = max(1, threads)
-    solver.parameters.random_seed = seed
+    solver.parameters.num_full_subsolvers = threads
+    solver.parameters.random_seed = options.seed
     # Rounding each coefficient of the scaled objective errs by at most half a step per term
     # (the L1 terms are exact: epsilon * scale = RESOLUTION), so the true objective of any
     # model is within ``slack`` of its scaled value.
@@ -322,9 +330,9 @@ def solve(problem: SlimProblem, incumbent: Incumbent | None, time_limit: float, 
         # The true optimum is within the rounding slack of the solver's, unless a relaxed row
         # (see Encoding) made the solver's objective optimistic: a gap remains, as at a time limit.
         return CpsatResult(found, bound, "optimal" if found.objective <= bound + 2 * slack else "time_limit")
-    # CP-SAT catches Ctrl-C itself while it searches (catch_sigint_signal) and stops early.
-    early = solver.WallTime() < 0.95 * solver.parameters.max_time_in_seconds
-    return CpsatResult(found, bound, "interrupted" if interrupted.is_set() or early else "time_limit")
+    # Ctrl-C is seen by _solve_interruptibly itself (not guessed from an early return: CP-SAT
+    # also returns early when presolve ends close to its time limit).
+    return CpsatResult(found, bound, "interrupted" if interrupted.is_set() else "time_limit")
 
 
 @dataclass
@@ -373,20 +381,49 @@ class Thresholds:
 
 
 def _solve_interruptibly(solver, model, callback, interrupted: threading.Event) -> int:
-    """``solver.Solve`` with Ctrl-C turned into ``StopSearch`` (main thread only) for the
-    moments Python runs (callbacks); in between, CP-SAT's own SIGINT catch stops it."""
+    """``solver.Solve`` with Ctrl-C turned into ``StopSearch`` and recorded in ``interrupted``.
+
+    In the main thread, CP-SAT's own SIGINT catch is off and Python's signal wake-up fd is
+    a pipe: Python's C-level handler writes the signal number to it the moment Ctrl-C
+    arrives, while CP-SAT runs, and a watcher thread stops the search. Elsewhere (no signal
+    handling outside the main thread) CP-SAT catches Ctrl-C itself.
+    """
     if threading.current_thread() is not threading.main_thread():
         return solver.Solve(model, callback)
+    solver.parameters.catch_sigint_signal = False
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+
+    def watch() -> None:
+        while True:
+            got = os.read(read_end, 64)
+            if not got or WATCH_DONE in got:
+                return
+            if signal.SIGINT in got:
+                interrupted.set()
+                solver.StopSearch()
 
     def stop(signum, frame) -> None:
         interrupted.set()
         solver.StopSearch()
 
     previous = signal.signal(signal.SIGINT, stop)
+    previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     try:
         return solver.Solve(model, callback)
     finally:
+        signal.set_wakeup_fd(previous_fd)
         signal.signal(signal.SIGINT, previous)
+        os.write(write_end, bytes([WATCH_DONE]))
+        watcher.join()
+        os.close(read_end)
+        os.close(write_end)
+
+
+#: The byte that tells the Ctrl-C watcher of _solve_interruptibly to end (no signal has it).
+WATCH_DONE = 255
 
 
 def _hint(model, problem: SlimProblem, incumbent: Incumbent, coef, alpha, absolute, intercept, z) -> None:

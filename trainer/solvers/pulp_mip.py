@@ -1,8 +1,9 @@
 """Solving a PuLP integer program with a named backend, with statuses mapped in one place.
 
 Backends: ``cbc`` (bundled with PuLP; the default), ``highs`` (highspy), ``cplex`` (CPLEX_PY)
-and ``gurobi`` (GUROBI) when their Python packages import. Every solve has a time limit, a
-thread count and a fixed seed (same inputs, same seed -> same answer on the same machine).
+and ``gurobi`` (GUROBI) when their Python packages import. Every solve runs until the
+deadline of its :class:`.options.SolveOptions` (or its node limit, for a work limit), with
+its thread count and fixed seed (same inputs, same seed -> same answer on the same machine).
 :func:`solve` returns the solver's status, incumbent objective, proven lower bound and gap;
 it raises :class:`InfeasibleError` when no feasible solution exists or none was found in time.
 """
@@ -20,6 +21,7 @@ from typing import Optional
 import pulp
 from scorecard.runtime.errors import ConfigError, InfeasibleError, NoModelInTimeError
 
+from .options import SolveOptions
 from .progress import CbcLogWatcher, ProgressCallback, highs_event, relative_gap
 
 BACKENDS = ("cbc", "highs", "cplex", "gurobi")
@@ -55,40 +57,47 @@ def available(name: str) -> bool:
 
 
 def resolve(name: str) -> str:
-    """The backend to use for ``--solver NAME`` (``auto`` picks CBC); ConfigError if unusable."""
+    """The backend a solver name means (``auto`` picks CBC); ConfigError if unusable (the
+    message names the solver, not a command-line flag: the API and the CLI both show it)."""
     name = "cbc" if name == "auto" else name
     if name not in BACKENDS:
-        raise ConfigError(f"--solver: {name!r} is not available for this model; use one of {', '.join(BACKENDS)}")
+        raise ConfigError(f"solver {name!r} is not available for this model; use one of {', '.join(BACKENDS)}")
     if not available(name):
         usable = [b for b in BACKENDS if available(b)]
-        raise ConfigError(f"--solver: {name} is not installed on this machine; use one of {', '.join(usable)}")
+        raise ConfigError(f"solver {name} is not installed on this machine; use one of {', '.join(usable)}")
     return name
 
 
-def solve(lp: pulp.LpProblem, solver: str, *, time_limit: float, threads: int = 1, seed: int = 0,
-          gap_abs: float = 0.0, warm_start: bool = False, scale: float = 1.0,
-          progress: Optional[ProgressCallback] = None) -> SolveResult:
-    """Solve ``lp`` (a minimization) in place; variable values are read with ``var.value()``.
+def solve(lp: pulp.LpProblem, options: SolveOptions, *, gap_abs: float = 0.0, warm_start: bool = False,
+          scale: float = 1.0, progress: Optional[ProgressCallback] = None) -> SolveResult:
+    """Solve ``lp`` (a minimization) in place on ``options.solver`` until ``options.deadline``
+    (and within ``options.max_nodes``); variable values are read with ``var.value()``.
 
     ``gap_abs`` is the absolute gap (in ``lp``'s objective units) at which a solution counts
     as optimal; ``scale`` is the factor the formulation multiplied its objective by, undone
     in the reported objective and bound (and progress events).
     """
-    name = resolve(solver)
+    name = resolve(options.solver)
     start = time.monotonic()
+    time_limit = options.deadline.limit()
+    threads, seed, nodes = options.threads, options.seed, options.max_nodes
+    if nodes is not None:
+        threads = 1  # a node limit is reproducible with one thread only
     if name == "cbc":
-        bound = _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progress)
+        bound = _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progress, nodes)
     elif name == "highs":
-        bound = _solve_highs(lp, time_limit, threads, seed, gap_abs, scale, progress)
+        bound = _solve_highs(lp, time_limit, threads, seed, gap_abs, scale, progress, nodes)
     else:
         params = ({"mip.tolerances.absmipgap": gap_abs, "randomseed": seed} if name == "cplex"
                   else {"MIPGapAbs": gap_abs, "Seed": seed})
+        if nodes is not None:
+            params |= {"mip.limits.nodes": nodes} if name == "cplex" else {"NodeLimit": nodes}
         backend = pulp.CPLEX_PY if name == "cplex" else pulp.GUROBI
         backend(msg=False, timeLimit=time_limit, threads=threads, gapRel=0.0, warmStart=warm_start,
                 **params).solve(lp)
         bound = _commercial_bound(lp, name)
     seconds = time.monotonic() - start
-    status = _status(lp, time_limit)
+    status = _status(lp)
     objective = float(pulp.value(lp.objective)) / scale  # _status raised if there is no solution
     if bound is not None:  # backends report the bound without the objective's constant term
         bound += lp.objective.constant
@@ -100,7 +109,7 @@ def solve(lp: pulp.LpProblem, solver: str, *, time_limit: float, threads: int = 
                        gap=relative_gap(objective, bound), seconds=seconds)
 
 
-def _status(lp: pulp.LpProblem, time_limit: float) -> str:
+def _status(lp: pulp.LpProblem) -> str:
     """PuLP's (status, sol_status) as ours; raise InfeasibleError when there is no solution."""
     if lp.sol_status == pulp.LpSolutionOptimal:
         return "optimal"
@@ -109,11 +118,11 @@ def _status(lp: pulp.LpProblem, time_limit: float) -> str:
     if lp.status == pulp.LpStatusInfeasible or lp.sol_status == pulp.LpSolutionInfeasible:
         raise InfeasibleError("no model satisfies the constraints; relax them (coefficient ranges, "
                               "--max-features, rate limits)")
-    raise NoModelInTimeError(f"the time limit ({time_limit:g} s) stopped the search before any feasible "
-                          "model was found; raise --time-limit or relax the constraints")
+    raise NoModelInTimeError("the time limit stopped the search before any feasible model was found; "
+                             "give the solver more time or relax the constraints")
 
 
-def _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progress):
+def _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progress, nodes=None):
     """Run CBC with its log in a temp file (tailed for progress); returns its lower bound."""
     fd, log_path = tempfile.mkstemp(prefix="scorecard-cbc-", suffix=".log")
     os.close(fd)
@@ -123,7 +132,7 @@ def _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progre
         warnings.simplefilter("ignore", DeprecationWarning)
         cmd = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, threads=threads if threads > 1 else None,
                                 gapRel=0.0, gapAbs=gap_abs, warmStart=warm_start, logPath=log_path,
-                                options=options)
+                                options=options, maxNodes=nodes)
     try:
         with CbcLogWatcher(log_path, progress, scale, offset=lp.objective.constant):
             cmd.solve(lp)
@@ -154,7 +163,7 @@ HIGHS_NO_SUB_MIP = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": F
                     "mip_heuristic_run_root_reduced_cost": False}
 
 
-def _solve_highs(lp, time_limit, threads, seed, gap_abs, scale, progress):
+def _solve_highs(lp, time_limit, threads, seed, gap_abs, scale, progress, nodes=None):
     """Run HiGHS through highspy; returns its MIP dual bound."""
     import highspy
 
@@ -171,7 +180,8 @@ def _solve_highs(lp, time_limit, threads, seed, gap_abs, scale, progress):
                     highspy.cb.HighsCallbackType.kCallbackMipLogging]
     backend = _QuietHiGHS(msg=False, timeLimit=time_limit, threads=threads, gapRel=0.0, gapAbs=gap_abs,
                          callbackTuple=callback_tuple, callbacksToActivate=activate,
-                         random_seed=seed, mip_feasibility_tolerance=1e-9, **HIGHS_NO_SUB_MIP)
+                         random_seed=seed, mip_feasibility_tolerance=1e-9, **HIGHS_NO_SUB_MIP,
+                         **({} if nodes is None else {"mip_max_nodes": nodes}))
     backend.solve(lp)
     info = lp.solverModel.getInfo()
     bound = float(info.mip_dual_bound)

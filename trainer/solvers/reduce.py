@@ -42,14 +42,16 @@ from typing import Optional
 import numpy as np
 
 from ..convex.cutting_planes import quiet_highs
-from ..options.config import TrainConfig
 from ..problem.slim import SlimProblem
 from ..search.no_error import majority
+from .options import SolveOptions
 from .progress import Progress, ProgressCallback, relative_gap
 
 LP_SLACK = 1e-7      # a row leaves only when its variant beats the level set by more than this
 ROUNDS = 3           # reduced solves before solving the whole problem
-STAGE2_SHARE = 0.2   # of the time limit, at most, for Stage 2; rows not reached by then stay
+STAGE2_SHARE = 0.2   # of the time left, at most, for Stage 2; rows not reached by then stay
+WARM_START_SHARE = 0.1  # of the time left (at most WARM_START_MAX s) for the local search
+WARM_START_MAX = 5.0
 
 
 @dataclass(frozen=True)
@@ -263,9 +265,10 @@ def mislabelled(problem: SlimProblem, kept: np.ndarray, coef: np.ndarray, interc
     return ~kept & wrong
 
 
-def fit_reduced(problem: SlimProblem, config: TrainConfig, progress: Optional[ProgressCallback] = None):
-    """``fit.fit_problem`` on the problem reduced with width ``config.reduce_width`` (None: the
-    paper's), checked (see the module doc).
+def fit_reduced(problem: SlimProblem, options: SolveOptions, width: float | None = None,
+                progress: Optional[ProgressCallback] = None):
+    """``fit.fit_problem`` on the problem reduced with level-set width ``width`` (None: the
+    paper's), checked (see the module doc); every round runs until ``options.deadline``.
 
     Returns ``(coef, intercept, result, info)`` with the result's lower bound raised to one
     for the full problem, and ``info`` the reduction's report for ``training.params``. Rate
@@ -277,32 +280,26 @@ def fit_reduced(problem: SlimProblem, config: TrainConfig, progress: Optional[Pr
 
     limits = problem.constraints is not None and any(
         k in problem.constraints.present for k in ("max_fpr", "min_tpr", "max_positive_rate"))
-    deadline = time.monotonic() + config.time_limit
-    start = warm_start(problem, seconds=min(5.0, 0.1 * config.time_limit), max_features=problem.max_features)
+    deadline = options.deadline
+    start = warm_start(problem, seconds=deadline.share(WARM_START_SHARE, WARM_START_MAX),
+                         max_features=problem.max_features)
     if limits or violations(problem, start.coef, start.intercept):
-        coef, intercept, result = fit_problem(problem, config, progress)
+        coef, intercept, result = fit_problem(problem, options, progress)
         return coef, intercept, result, {"rows_removed": 0, "reason": "rate limits or no feasible warm start"}
-    reduction = reduce_problem(problem, start.coef, start.intercept, config.reduce_width,
-                               seconds=STAGE2_SHARE * config.time_limit)
+    reduction = reduce_problem(problem, start.coef, start.intercept, width, seconds=deadline.share(STAGE2_SHARE))
     kept = reduction.kept.copy()
     for round_ in range(1, ROUNDS + 1):
         floor = float(np.minimum(problem.pos_w, problem.neg_w)[~kept].sum())
-        coef, intercept, result = fit_problem(subset(problem, kept), remaining(config, deadline),
-                                              raised(progress, floor))
+        coef, intercept, result = fit_problem(subset(problem, kept), options, raised(progress, floor))
         wrong = mislabelled(problem, kept, coef, intercept)
         if not wrong.any():
             if result.bound is not None:
                 result = replace(result, bound=result.bound + floor)
             return coef, intercept, result, report(problem, reduction, kept, round_)
         kept |= wrong
-    coef, intercept, result = fit_problem(problem, remaining(config, deadline), progress)
+    coef, intercept, result = fit_problem(problem, options, progress)
     return coef, intercept, result, report(problem, reduction, np.ones_like(kept), ROUNDS + 1) | {
         "reason": "the reduced optimum kept mislabelling removed rows"}
-
-
-def remaining(config: TrainConfig, deadline: float) -> TrainConfig:
-    """``config`` with the time left until ``deadline`` (at least a second) as its limit."""
-    return config.with_options(time_limit=max(1.0, deadline - time.monotonic()))
 
 
 def raised(progress: Optional[ProgressCallback], floor: float) -> Optional[ProgressCallback]:

@@ -17,9 +17,10 @@ from ..problem.constrained import violations
 from ..problem.slim import SlimProblem
 from ..search.warm_start import Incumbent
 from .ip.slim import SlimIP, read_solution
+from .options import SolveOptions
 from .pulp_mip import solve
 
-#: Share of the time limit the zero-error IP may use.
+#: Share of the time left the zero-error IP may use.
 SHARE = 0.3
 
 
@@ -32,9 +33,8 @@ def worth_trying(problem: SlimProblem, incumbent: Incumbent | None) -> bool:
     return binary and pure and (incumbent is None or problem.loss(incumbent.coef, incumbent.intercept) > 0)
 
 
-def zero_error_model(ip: SlimIP, problem: SlimProblem, solver: str, seconds: float, threads: int,
-                     seed: int) -> Incumbent | None:
-    """The best zero-error model found within ``seconds`` in ``ip`` (restored afterwards)."""
+def zero_error_model(ip: SlimIP, problem: SlimProblem, options: SolveOptions) -> Incumbent | None:
+    """The best zero-error model found by ``options.deadline`` in ``ip`` (restored afterwards)."""
     variables = ip.lp.variablesDict()
     fixed = []
     for k in range(len(problem.X)):
@@ -43,7 +43,7 @@ def zero_error_model(ip: SlimIP, problem: SlimProblem, solver: str, seconds: flo
             fixed.append((z, z.lowBound, z.upBound))
             z.lowBound = z.upBound = 1 if problem.pos_w[k] > 0 else 0
     try:
-        solve(ip.lp, solver, time_limit=seconds, threads=threads, seed=seed, scale=ip.scale)
+        solve(ip.lp, options, scale=ip.scale)
         coef, intercept = read_solution(ip, problem.n_columns)
     except InfeasibleError:
         return None
