@@ -145,7 +145,9 @@ def score_expression(model: Model, d: Dialect) -> str:
     total = "\n        ".join(lines)
     tests = _missing_tests(model, d)
     if not tests:
-        return f"(  -- a NULL input makes the sum NULL\n        {total}\n    )"
+        note = ("no input makes the score NULL: a missing value adds 0 or its 'unknown' points"
+                if model.unmet and not model.needs_value else "a NULL input makes the sum NULL")
+        return f"(  -- {note}\n        {total}\n    )"
     any_missing = "\n           OR ".join(tests)
     return (f"CASE WHEN {any_missing}\n    THEN NULL  -- a missing input: no score\n"
             f"    ELSE  -- a NULL input makes the sum NULL\n        {total}\n    END")
