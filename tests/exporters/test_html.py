@@ -156,3 +156,7 @@ def test_unmet_calculator_ticks_unknown_rows_for_missing_values(printed, name):
     else:  # a missing glu (the linear input) leaves no score; a missing category does not
         assert scored == [score(p.model, p.rows[k]) is not None for k in blanks] and True in scored and False in scored
     assert squash("An unknown value meets no condition on that input") in squash(p.text)
+    unknown = [row for row in card(p.model).rows if row.terms[0].op == "missing"]
+    boxes = {attrs.get("id"): attrs.get("type") for tag, attrs in p.dom.tags if tag == "input"}
+    assert unknown and all(boxes[f"r{row.number}"] == "checkbox" for row in unknown)  # ticked like any condition
+    assert all(squash(row.condition(SYMBOLS)) in squash(p.text) for row in unknown)  # "glu unknown" printed
