@@ -27,8 +27,9 @@ replaces it inside the graph. A NaN read by a linear term makes the sum NaN by i
 inputs read through conditions get a test. Under ``"unmet"`` no condition needs one: a
 comparison with NaN is false and a blank text equals no category (a condition on a category
 that is itself blank is guarded with ``Not(blank)``); a ``missing`` term adds its points where
-``IsNaN`` / the blank match holds, and only the inputs of linear terms still make a row NaN. Opset 20 is the first with ``RegexFullMatch``
-(19 the first whose ``Equal`` compares strings); the graph uses nothing outside the default domain.
+``IsNaN`` / the blank match holds, and only the inputs of linear terms still make a row NaN.
+Opset 20 is the first with ``RegexFullMatch`` (19 the first whose ``Equal`` compares strings);
+the graph uses nothing outside the default domain.
 
 Speed. onnxruntime runs one kernel per node, each a pass over the batch, so the time is the
 number of passes over double [N] tensors and the speed of each kernel: a condition's points
