@@ -8,7 +8,9 @@ Everything is inline (style, script, data); nothing refers to the network.
 For checks (tests, ``scorecard verify``), opening ``card.html#rows=<URI-encoded JSON list of
 {input: value} rows>`` makes the page score each row with its own script and write
 ``[[score, prediction], ...]`` (``null`` when a row has no score) into ``<pre id="batch">``;
-``#row=<one row>`` fills the calculator with one row. See templates/scorecard.js.
+``#row=<one row>`` fills the calculator with one row. See templates/scorecard.js. Under the
+``"unmet"`` policy a missing value ticks only the "unknown" rows of its input (an empty
+number field, which only linear inputs have, still means no score).
 
 Safety: Jinja2 autoescaping is on for all user text (column names, categories, labels);
 the script reads the model from a JSON block in which ``<``, ``>`` and ``&`` are written as
@@ -49,9 +51,12 @@ def script_json(data: object) -> Markup:
 def _row_data(model: Model, row: Row) -> dict:
     """What the calculator needs to evaluate one row on a data row (see scorecard.js)."""
     imputed = model.imputed
+    needed = {inp.name for inp in model.needs_value}
     return {
         "input": row.input, "type": model.input(row.input).type, "multiply": row.multiply,
         "points": row.points, "impute": [imputed[row.input]] if row.input in imputed else [],
+        # "unmet": a missing value of this input meets only the row's "unknown" conditions
+        "unknown": model.unmet and row.input not in needed,
         "tests": [{"op": t.op, "value": list(t.value) if isinstance(t.value, tuple) else t.value}
                   for t in row.terms],
     }

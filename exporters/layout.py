@@ -12,7 +12,10 @@ is decided here:
   numbers the rows alike) and the order the trainer or author chose.
 - A condition term's ``label`` is its condition text when non-empty; otherwise the text is
   built from the term (``age >= 60``, ``odor = none``, ``snoring`` for a binary input equal
-  to 1).
+  to 1, ``glu unknown`` for a ``missing`` term).
+- Under the ``"unmet"`` policy the card states the rule once (``missing_note``): an unknown
+  value meets no condition on its input but its "unknown" rows; the inputs of ``linear``
+  terms are named as needing a value.
 - ``==``/``in`` terms on one categorical input with the same integer points and disjoint
   categories merge into one ``in`` row at the first term's place (a value matches at most
   one of them, so the sum is unchanged; integer points add exactly in any order). Fractional
@@ -131,6 +134,10 @@ class Card:
     rows: tuple[Row, ...]
     imputed: tuple[tuple[str, str], ...]
     risks: tuple[Risk, ...]
+    #: The ``"unmet"`` policy: an unknown value meets no condition but its "unknown" row.
+    unmet: bool = False
+    #: Under ``"unmet"``, the inputs a row cannot be scored without (those of linear terms).
+    needs_value: tuple[str, ...] = ()
     #: The logistic score -> risk formula in card points ("" for a risk table or none).
     risk_formula: str = ""
     #: True when ``risks`` are steps: a total reads the last column at or below it.
@@ -168,7 +175,13 @@ class Card:
 
     @property
     def missing_note(self) -> str:
-        """How to fill in an unknown value (empty under the ``"null"`` policy)."""
+        """How to fill in an unknown value (empty under the ``"null"`` policy): the imputed
+        values, or the ``"unmet"`` rule, stated once for the whole card."""
+        if self.unmet:
+            note = "An unknown value meets no condition on that input, except its 'unknown' rows."
+            if self.needs_value:
+                note += f" Without a value for {', '.join(self.needs_value)} there is no score."
+            return note
         if not self.imputed:
             return ""
         uses = "; ".join(f"{name}: use {value}" for name, value in self.imputed)
@@ -191,6 +204,8 @@ def _single(model: Model, term: Term) -> tuple[str, str, str, bool]:
         return term.input, "", "", True
     if term.label:
         return term.label, "", "", False
+    if term.op == "missing":
+        return term.input, "", "unknown", False
     if term.op == "linear":
         return term.input, "", "", False
     if term.op == "in":
@@ -246,21 +261,26 @@ def _input_totals(model: Model, name: str) -> set[Number] | None:
     """The points the terms on input ``name`` can add up to together, over every value the
     input can take; None when unbounded (a ``linear`` term on a numeric input)."""
     terms = [t for t in model.terms if t.input == name]
+    tests = [t for t in terms if t.op != "missing"]
     kind = model.input(name).type
+    # None: the value unknown, which the "unmet" policy scores (a linear term's input excepted)
+    unknown: list = [None] if model.unmet and not any(t.op == "linear" for t in terms) else []
     if kind == "binary":
         values: list = [0, 1]
     elif kind == "categorical":
-        named = {c for t in terms for c in (t.value if t.op == "in" else (t.value,))}  # type: ignore[union-attr]
+        named = {c for t in tests for c in (t.value if t.op == "in" else (t.value,))}  # type: ignore[union-attr]
         other = "\x00other"
         while other in named:
             other += "\x00"
         values = sorted(named) + [other]
     elif any(t.op == "linear" for t in terms):
         return None
+    elif not tests:  # only "unknown" rows: any known value is as good as another
+        values = [0]
     else:  # thresholds and equalities: each cut, each gap between cuts, and beyond both ends
-        cuts = sorted({t.value for t in terms})  # type: ignore[type-var]
+        cuts = sorted({t.value for t in tests})  # type: ignore[type-var]
         values = cuts + [(a + b) / 2 for a, b in zip(cuts, cuts[1:])] + [cuts[0] - 1, cuts[-1] + 1]
-    return {sum(contribution(t, x) for t in terms) for x in values}
+    return {sum(contribution(t, x) for t in terms) for x in values + unknown}
 
 
 def _reachable_points(model: Model) -> list[int] | None:
@@ -352,6 +372,7 @@ def card(model: Model) -> Card:
                     for name, value in model.imputed.items())
     return Card(kind=model.kind, outcome=outcome_text(model), threshold=model.threshold,
                 rules_needed=model.rules_needed, rows=rows, imputed=imputed, risks=risks,
+                unmet=model.unmet, needs_value=tuple(i.name for i in model.needs_value) if model.unmet else (),
                 risk_formula=risk_formula(model), risk_steps=any(r.label for r in risks))
 
 

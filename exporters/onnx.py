@@ -24,8 +24,12 @@ A missing value is NaN in a numeric input and, in a categorical one, a text that
 only whitespace (what the runtime calls blank: nothing left after ``str.strip()``, matched by
 ``RegexFullMatch`` over the same characters); under ``{"impute": ...}`` the stated value
 replaces it inside the graph. A NaN read by a linear term makes the sum NaN by itself, so only
-inputs read through conditions get a test. Opset 20 is the first with ``RegexFullMatch``
-(19 the first whose ``Equal`` compares strings); the graph uses nothing outside the default domain.
+inputs read through conditions get a test. Under ``"unmet"`` no condition needs one: a
+comparison with NaN is false and a blank text equals no category (a condition on a category
+that is itself blank is guarded with ``Not(blank)``); a ``missing`` term adds its points where
+``IsNaN`` / the blank match holds, and only the inputs of linear terms still make a row NaN.
+Opset 20 is the first with ``RegexFullMatch`` (19 the first whose ``Equal`` compares strings);
+the graph uses nothing outside the default domain.
 
 Speed. onnxruntime runs one kernel per node, each a pass over the batch, so the time is the
 number of passes over double [N] tensors and the speed of each kernel: a condition's points
@@ -47,6 +51,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from typing import Callable
 
 try:
     import onnx
@@ -129,16 +134,23 @@ def _value(g: Graph, inp: Input, value: object) -> str:
     return g.double(coerce(inp, value))  # type: ignore[arg-type]
 
 
-def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool) -> tuple[str, str]:
+def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool,
+          unknown: Callable[[], str] | None = None) -> tuple[str, str]:
     """How the term joins the running total: ``("Add", the points it adds)``, a double [N]
     tensor, or ``("Sub", ...)`` for points of -1. Points of 1 and -1 need no ``Mul``:
     ``t + 1 * v`` is ``t + v`` and ``t + -1 * v`` is ``t - v`` exactly, for every double, NaN
-    and signed zeros included."""
+    and signed zeros included.
+
+    ``unknown`` (the "unmet" policy) gives the input's missing mask: a ``missing`` term's
+    condition, and the guard of a condition a blank text could meet (a category that is itself
+    blank). A NaN meets no ``GreaterOrEqual``, ``Less`` or ``Equal``, so numbers need no guard."""
     unit = term.points in (1, -1)
     join = "Sub" if term.points == -1 else "Add"
     if term.op == "linear":
         return (join, x) if unit else ("Add", g.op("Mul", g.double(term.points), x))
-    if term.op == "in":
+    if term.op == "missing":
+        condition = unknown()  # type: ignore[misc]
+    elif term.op == "in":
         hits = [g.op("Equal", x, g.string(v)) for v in term.value]  # type: ignore[union-attr]
         condition = hits[0]
         for hit in hits[1:]:
@@ -146,6 +158,10 @@ def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool) -> tuple[
     else:
         op = {">=": "GreaterOrEqual", "<": "Less", "==": "Equal"}[term.op]
         condition = g.op(op, x, _value(g, inp, term.value))
+    if term.op != "missing" and unknown is not None and inp.type == "categorical":
+        values = term.value if term.op == "in" else (term.value,)
+        if any(str(v).strip() == "" for v in values):  # type: ignore[union-attr]
+            condition = g.op("And", g.op("Not", unknown()), condition)
     if exact_where:
         return "Add", g.op("Where", condition, g.double(term.points), g.double(0))
     # The runtime adds an int 0 when the condition fails; Cast * points adds 0.0 or -0.0 (for
@@ -204,14 +220,26 @@ def build(model: Model) -> "onnx.ModelProto":
     g = Graph({inp.name for inp in model.inputs} | set(outputs_named))
     imputed = model.imputed
     linear = {t.input for t in model.terms if t.op == "linear"}
+    needed = {inp.name for inp in model.needs_value}
     x: dict[str, str] = {}
     missing: list[str] = []
+    masks: dict[str, str] = {}  # "unmet": each input's missing mask, built once when a term needs it
+
+    def mask(inp: Input) -> Callable[[], str]:
+        def get() -> str:
+            if inp.name not in masks:
+                masks[inp.name] = _missing(g, inp)
+            return masks[inp.name]
+        return get
+
     for inp in model.used_inputs:
         if inp.name in imputed:
             x[inp.name] = g.op("Where", _missing(g, inp), _value(g, inp, imputed[inp.name]), inp.name)
             continue
         x[inp.name] = inp.name
-        if inp.name not in linear:  # a NaN read by a linear term makes the sum NaN by itself
+        # a NaN read by a linear term makes the sum NaN by itself (under "unmet" the inputs of
+        # linear terms are the only ones needed, so none gets a test)
+        if inp.name in needed and inp.name not in linear:
             missing.append(_missing(g, inp))
     unscorable = None
     if missing:
@@ -219,7 +247,8 @@ def build(model: Model) -> "onnx.ModelProto":
         for mask in missing[1:]:
             unscorable = g.op("Or", unscorable, mask)
     exact_where = model.intercept == 0 and math.copysign(1.0, model.intercept) < 0
-    parts = [_term(g, term, model.input(term.input), x[term.input], exact_where) for term in model.terms]
+    parts = [_term(g, term, model.input(term.input), x[term.input], exact_where,
+                   mask(model.input(term.input)) if model.unmet else None) for term in model.terms]
     # intercept + part0 + part1 + ..., left to right; the last node writes "score". A nonzero
     # intercept is a constant in the first Add; a zero one is a ConstantOfShape tensor, since
     # onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0 must still give 0.0).

@@ -2,7 +2,9 @@
 
 The file is rendered from templates/python.py.j2 and follows runtime/score.py exactly: the
 same reading of values (missing = absent, None, blank or NaN; integral numbers as ints), the
-same missing-value policy, and one expression adding the intercept and each term left to
+same missing-value policy (under "unmet" a missing value is None, which a ``missing`` term
+meets and no other condition does: ``==``/``in`` are false for None, ``>=``/``<`` are
+guarded with ``is not None``), and one expression adding the intercept and each term left to
 right in the model's order, so int and float scores are the very values the runtime gives.
 
 Besides ``score(row)`` / ``predict(row)`` (a mapping by input name, the reference API), the
@@ -65,6 +67,7 @@ class Read:
     categorical: bool
     imputed: str | None
     check: str | None
+    unknown: bool = False  # "unmet": a missing value stays None (unknown) instead of ending the row
 
 
 @dataclass(frozen=True)
@@ -75,9 +78,15 @@ class Line:
     label: str
 
 
-def _term(term: Term, inp: Input, var: str) -> str:
-    """The term as it joins the sum: ``+ points-it-adds``, or ``- var`` for a linear -1."""
+def _term(term: Term, inp: Input, var: str, unknown: bool = False) -> str:
+    """The term as it joins the sum: ``+ points-it-adds``, or ``- var`` for a linear -1.
+
+    ``unknown``: ``var`` may be None (a missing value under "unmet"), which meets only a
+    ``missing`` term; ``==`` and ``in`` are already false for None, an order test needs the
+    guard ``var is not None``."""
     points = repr(term.points)
+    if term.op == "missing":
+        return f"+ ({points} if {var} is None else 0)"
     if term.op == "linear":
         # ``total + 1 * x`` is ``total + x`` and ``total + -1 * x`` is ``total - x`` for every
         # number, float signs of zero included (a bool adds as its int): one operation less a row
@@ -89,6 +98,8 @@ def _term(term: Term, inp: Input, var: str) -> str:
     else:
         value = term.value if inp.type == "categorical" else coerce(inp, term.value)
         condition = f"{var} {term.op} {repr(value)}"
+        if unknown and term.op in (">=", "<"):
+            condition = f"{var} is not None and {condition}"
     return f"+ ({points} if {condition} else 0)"
 
 
@@ -125,10 +136,13 @@ def render(model: Model) -> str:
             return "_texts"
         return None if integral and inp.name not in compared else "_ints"
 
+    needed = {inp.name for inp in model.needs_value}
+    unknown = {inp.name for inp in model.used_inputs if inp.name not in needed and inp.name not in imputed}
     reads = [Read(var=names[inp.name], column=f"c{k}", name=repr(inp.name), categorical=inp.type == "categorical",
-                  imputed=repr(coerce(inp, imputed[inp.name])) if inp.name in imputed else None, check=check(inp))
+                  imputed=repr(coerce(inp, imputed[inp.name])) if inp.name in imputed else None, check=check(inp),
+                  unknown=inp.name in unknown)
              for k, inp in enumerate(model.used_inputs)]
-    lines = [Line(code=_term(t, model.input(t.input), names[t.input]), label=repr(t.label)[1:-1])
+    lines = [Line(code=_term(t, model.input(t.input), names[t.input], t.input in unknown), label=repr(t.label)[1:-1])
              for t in model.terms]
     int_sum = None  # an integer model's sum for int values, the intercept last (_int_scores)
     if integral and lines:
@@ -143,7 +157,7 @@ def render(model: Model) -> str:
     return env.from_string(template).render(
         kind=model.kind, target=repr(model.target.name), positive=repr(model.target.positive),
         inputs=[(repr(i.name), repr(i.type)) for i in model.inputs],
-        missing=repr(model.missing), used=[repr(i.name) for i in model.used_inputs],
+        missing=repr(model.missing), unmet=model.unmet, used=[repr(i.name) for i in model.used_inputs],
         reads=reads, intercept=repr(model.intercept), terms=lines, int_sum=int_sum,
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
         added="(" + ", ".join(f'"{name}"' for name in added_columns(model)) + ")",

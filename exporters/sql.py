@@ -8,7 +8,11 @@ The query reads table ``input`` (``table=`` renames it) and returns all of its c
   intercept are integer literals, so a model over integer columns gives integer scores;
 - a row with a missing value (NULL; NaN where the engine has NaN; an empty or blank text in
   a categorical column) in an input the model uses gets ``score`` NULL and ``prediction``
-  NULL, never a silent 0; under ``{"impute": ...}`` the stated value is used instead;
+  NULL, never a silent 0; under ``{"impute": ...}`` the stated value is used instead; under
+  ``"unmet"`` each condition on a missing value adds 0 (a ``CASE``, guarded against NaN and
+  blank text where those could meet it) and a ``missing`` term its points
+  (``CASE WHEN x IS NULL OR <NaN or blank> THEN points ELSE 0 END``); only an input of a
+  ``linear`` term still makes the score NULL;
 - ``prediction`` is 1 when the score is > 0, else 0;
 - when the model has a score-to-risk map (``model.probability``, runtime/risk.py), a third
   column ``probability``, NULL when the score is NULL: for ``{"method": "logistic", "scale": s}``
@@ -35,7 +39,7 @@ from scorecard.runtime.score import coerce
 from scorecard.runtime.table import added_columns
 
 from .registry import ExportError, Exporter, register
-from .sql_dialects import Dialect, dialect as find_dialect
+from .sql_dialects import CASE_TERM, Dialect, dialect as find_dialect
 
 ROW = "i"
 SCORED = "s"
@@ -77,17 +81,41 @@ def _reference(d: Dialect, model: Model, inp: Input) -> str:
     return f"(CASE WHEN {_missing(d, inp, column)} THEN {_value(d, inp, imputed[inp.name])} ELSE {column} END)"
 
 
-def _term(d: Dialect, inp: Input, term: Term, x: str) -> str:
-    """The points one term adds, as SQL."""
+def _term(d: Dialect, inp: Input, term: Term, x: str, unknown: bool = False) -> str:
+    """The points one term adds, as SQL.
+
+    ``unknown``: ``x`` may hold a missing value that must meet no condition but ``missing``
+    (the "unmet" policy). A ``CASE`` gives 0 for a condition on NULL (SQLite's
+    ``points * (condition)`` would give NULL); the non-NULL missing values that could still
+    meet a condition are excluded first: NaN, which DuckDB and PostgreSQL sort above every
+    number (``NaN >= 5`` holds there), and a blank text, which equals a blank category.
+    """
     points = d.number(term.points)
     if term.op == "linear":
         return f"{points} * {x}"
+    if term.op == "missing":  # never NULL itself: IS NULL is true or false
+        return CASE_TERM.format(condition=_missing(d, inp, x), points=points)
     if term.op == "in":
         condition = f"{x} IN ({', '.join(d.string(v) for v in term.value)})"  # type: ignore[union-attr]
     else:
         op = "=" if term.op == "==" else term.op
         condition = f"{x} {op} {_value(d, inp, term.value)}"
-    return d.term(condition, points)
+    if not unknown:
+        return d.term(condition, points)
+    unusable = _unusable(d, inp, x)
+    if unusable is not None and _could_meet(inp, term):
+        condition = f"NOT ({unusable}) AND {condition}"
+    return CASE_TERM.format(condition=condition, points=points)
+
+
+def _could_meet(inp: Input, term: Term) -> bool:
+    """Whether a non-NULL missing value (NaN, a blank text) could meet the condition: NaN a
+    ``>=`` (NaN sorts above every number in DuckDB and PostgreSQL), a blank text a category
+    that is itself blank."""
+    if inp.type != "categorical":
+        return term.op == ">="
+    values = term.value if term.op == "in" else (term.value,)
+    return any(str(v).strip() == "" for v in values)  # type: ignore[union-attr]
 
 
 def _missing_tests(model: Model, d: Dialect) -> list[str]:
@@ -95,11 +123,10 @@ def _missing_tests(model: Model, d: Dialect) -> list[str]:
     blank text and NaN, and NULL in an input read through a condition when the dialect's
     condition terms turn NULL into 0."""
     tests = []
-    for inp in model.used_inputs:
-        if inp.name in model.imputed:
-            continue
+    for inp in model.needs_value:
         column = f"{ROW}.{d.ident(inp.name)}"
-        conditional = any(t.op != "linear" for t in model.terms if t.input == inp.name)
+        # under "unmet" a needed input has a linear term, whose NULL makes the sum NULL
+        conditional = not model.unmet and any(t.op != "linear" for t in model.terms if t.input == inp.name)
         if conditional and not d.term_keeps_null:
             tests.append(_missing(d, inp, column))
         elif _unusable(d, inp, column) is not None:
@@ -110,14 +137,17 @@ def _missing_tests(model: Model, d: Dialect) -> list[str]:
 def score_expression(model: Model, d: Dialect) -> str:
     """The score of one row of alias ``i`` as a SQL expression, NULL when unscorable."""
     refs = {inp.name: _reference(d, model, inp) for inp in model.used_inputs}
+    unknown = model.unmet
     lines = [d.number(model.intercept)]
     for term in model.terms:
         inp = model.input(term.input)
-        lines.append(f"+ {_term(d, inp, term, refs[inp.name])}  -- {_label(term.label)}")
+        lines.append(f"+ {_term(d, inp, term, refs[inp.name], unknown)}  -- {_label(term.label)}")
     total = "\n        ".join(lines)
     tests = _missing_tests(model, d)
     if not tests:
-        return f"(  -- a NULL input makes the sum NULL\n        {total}\n    )"
+        note = ("no input makes the score NULL: a missing value adds 0 or its 'unknown' points"
+                if model.unmet and not model.needs_value else "a NULL input makes the sum NULL")
+        return f"(  -- {note}\n        {total}\n    )"
     any_missing = "\n           OR ".join(tests)
     return (f"CASE WHEN {any_missing}\n    THEN NULL  -- a missing input: no score\n"
             f"    ELSE  -- a NULL input makes the sum NULL\n        {total}\n    END")
@@ -171,6 +201,12 @@ def probability_expression(model: Model, d: Dialect, total: str) -> str | None:
 
 
 def _policy(model: Model) -> str:
+    if model.unmet:
+        text = "a missing value meets no condition on its input (0 points) except its 'unknown' one"
+        needed = [inp.name for inp in model.needs_value]
+        if needed:
+            text += "; a row missing an input of a linear term gets score NULL: " + _label(", ".join(needed))
+        return text
     text = "a row missing a used input gets score NULL and prediction NULL"
     if model.imputed:
         text += ", except these inputs, which take the stated value: " + _label(repr(model.imputed))

@@ -13,7 +13,7 @@ engine that is not installed (or PostgreSQL when ``SCORECARD_PG_DSN`` is unset) 
 skipped check (``ok`` None) with its reason, never a pass.
 Rows are loaded into each engine with real types: numeric inputs as integer or double
 columns (double as soon as one value is not integral), categorical inputs as text, missing
-values as NULL / NaN / ''.
+values as NULL / NaN / '' (a blank text of a categorical input as that text).
 """
 from __future__ import annotations
 
@@ -156,9 +156,11 @@ def _skip(fmt: str, engine: str, reason: str) -> FormatCheck:
 
 def _typed(inp: Input, value: object) -> object:
     """A value as its engine column holds it: number or text, None when missing or unreadable
-    (an unreadable value can only be in an input no term uses: the runtime refuses the rest)."""
+    (an unreadable value can only be in an input no term uses: the runtime refuses the rest).
+    A blank text of a categorical input stays that text, as a text column holds it: every
+    engine must read it as missing too."""
     if is_missing(value):
-        return None
+        return value if inp.type == "categorical" and isinstance(value, str) else None
     try:
         return coerce(inp, value)
     except RowError:

@@ -19,7 +19,9 @@ FORMAT = "scorecard-model"
 VERSION = 1
 
 INPUT_TYPES = ("numeric", "binary", "categorical")
-OPS = ("linear", ">=", "<", "==", "in")
+OPS = ("linear", ">=", "<", "==", "in", "missing")
+#: The missing-value policies named by a string (the third is ``{"impute": {...}}``).
+POLICIES = ("null", "unmet")
 KINDS = ("linear", "m_of_n")
 
 Number = Union[int, float]
@@ -52,8 +54,10 @@ class Term:
     """One row of the scorecard: ``points`` when the condition holds.
 
     ``op`` is ``linear`` (contributes ``points * value_of_input``), ``>=`` / ``<`` (a
-    threshold on a numeric input), ``==`` (one category or number) or ``in`` (a set of
-    categories). ``label`` is how the row reads on paper.
+    threshold on a numeric input), ``==`` (one category or number), ``in`` (a set of
+    categories) or ``missing`` (``value`` null: "the input is unknown", met exactly when the
+    input is missing; only in a model whose ``missing`` policy is ``"unmet"``). ``label`` is
+    how the row reads on paper.
     """
 
     input: str
@@ -91,8 +95,11 @@ class GoldenRow:
 class Model:
     """A trained scoring system: ``score = intercept + sum(points of terms that apply)``.
 
-    ``missing`` is ``"null"`` (a row lacking a used input has no score) or
-    ``{"impute": {input: value}}`` (the stated training-time value is used instead).
+    ``missing`` is ``"null"`` (a row lacking a used input has no score),
+    ``{"impute": {input: value}}`` (the stated training-time value is used instead) or
+    ``"unmet"`` (a missing value meets no condition on its input, 0 points, except a
+    ``missing`` term, which it meets; a row missing an input of a ``linear`` term still has
+    no score).
     """
 
     kind: str
@@ -124,6 +131,21 @@ class Model:
     def imputed(self) -> dict:
         """Input name -> value used when the input is missing (empty under ``"null"``)."""
         return dict(self.missing["impute"]) if isinstance(self.missing, dict) else {}
+
+    @property
+    def unmet(self) -> bool:
+        """True under the ``"unmet"`` policy: a missing value meets no condition but ``missing``."""
+        return self.missing == "unmet"
+
+    @property
+    def needs_value(self) -> tuple[Input, ...]:
+        """The used inputs a row cannot be scored without (after imputation): every one under
+        ``"null"``, those a ``linear`` term reads under ``"unmet"``, none imputed ones."""
+        if self.unmet:
+            linear = {t.input for t in self.terms if t.op == "linear"}
+            return tuple(i for i in self.used_inputs if i.name in linear)
+        imputed = self.imputed
+        return tuple(i for i in self.used_inputs if i.name not in imputed)
 
     @property
     def threshold(self) -> Number:
@@ -193,21 +215,27 @@ def _check_model(m: Model) -> None:
                 _fail(f"{where}.op", f"'in' needs a categorical input, {t.input!r} is {kind}")
             if not isinstance(t.value, tuple) or not t.value or not all(isinstance(v, str) for v in t.value):
                 _fail(f"{where}.value", "must be a non-empty list of category strings")
+        elif t.op == "missing":
+            if m.missing != "unmet":
+                _fail(f"{where}.op", "'missing' (the input is unknown) needs the model's missing policy \"unmet\", "
+                      f"the model's is {m.missing!r}")
+            if t.value is not None:
+                _fail(f"{where}.value", f"must be null for a 'missing' term, got {t.value!r}")
     if m.kind == "m_of_n":
         for k, t in enumerate(m.terms):
             if t.points != 1 or t.op == "linear":
                 _fail(f"terms[{k}]", "an m_of_n model holds rules (not 'linear') worth exactly 1 point")
     if isinstance(m.missing, dict):
         if set(m.missing) != {"impute"} or not isinstance(m.missing["impute"], dict):
-            _fail("missing", 'must be "null" or {"impute": {input: value}}')
+            _fail("missing", 'must be "null", "unmet" or {"impute": {input: value}}')
         for name, value in m.missing["impute"].items():
             if name not in names:
                 _fail(f"missing.impute.{name}", "is not one of the model's inputs")
             ok = isinstance(value, str) if names[name].type == "categorical" else _is_number(value)
             if not ok:
                 _fail(f"missing.impute.{name}", f"{value!r} does not fit the {names[name].type} input")
-    elif m.missing != "null":
-        _fail("missing", f'must be "null" or {{"impute": {{...}}}}, got {m.missing!r}')
+    elif m.missing not in POLICIES:
+        _fail("missing", f'must be "null", "unmet" or {{"impute": {{...}}}}, got {m.missing!r}')
     check_probability(m.probability)
     for k, g in enumerate(m.golden):
         if not isinstance(g.row, dict):

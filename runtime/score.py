@@ -3,8 +3,10 @@
 ``score = intercept + sum(contribution of each term)``, added left to right in the order of
 ``model.terms`` (every export adds in the same order, so float scores agree to the bit).
 Integer points on integer data stay Python ints. A value is *missing* when the key is
-absent, ``None``, an empty string or NaN; under the ``"null"`` policy a row missing an
-input the model uses has no score (``None``), never a silent 0.
+absent, ``None``, an empty or blank string or NaN; under the ``"null"`` policy a row missing
+an input the model uses has no score (``None``), never a silent 0. Under ``"unmet"`` a
+missing value is read as ``None`` and meets no condition (0 points) except a ``missing``
+term's, which it meets; a row missing an input a ``linear`` term reads still has no score.
 """
 from __future__ import annotations
 
@@ -60,25 +62,40 @@ def coerce(inp: Input, value: object) -> Value:
     return number
 
 
-def read_inputs(model: Model, row: Mapping[str, object]) -> dict[str, Value] | None:
+def read_inputs(model: Model, row: Mapping[str, object]) -> dict[str, Value | None] | None:
     """The values of the inputs the model uses, after the missing-value policy.
 
-    Returns None when a used input is missing and the policy gives no value for it.
+    Returns None when a used input is missing and the policy gives no value for it. Under
+    ``"unmet"`` a missing input no ``linear`` term reads has the value None (unknown).
     """
     imputed = model.imputed
-    values: dict[str, Value] = {}
+    needed = {inp.name for inp in model.needs_value}
+    values: dict[str, Value | None] = {}
     for inp in model.used_inputs:
         raw = row.get(inp.name)
         if is_missing(raw):
-            if inp.name not in imputed:
+            if inp.name in needed:
                 return None
+            if inp.name not in imputed:  # "unmet": unknown
+                values[inp.name] = None
+                continue
             raw = imputed[inp.name]
         values[inp.name] = coerce(inp, raw)
     return values
 
 
-def contribution(term: Term, x: Value) -> Number:
-    """Points a term adds for input value ``x`` (0 when its condition does not hold)."""
+def contribution(term: Term, x: Value | None) -> Number:
+    """Points a term adds for input value ``x`` (0 when its condition does not hold).
+
+    ``x`` None is an unknown value (the ``"unmet"`` policy): it meets only a ``missing``
+    term; a ``linear`` term cannot take it (``read_inputs`` gives the row no score first).
+    """
+    if term.op == "missing":
+        return term.points if x is None else 0
+    if x is None:
+        if term.op == "linear":
+            raise ValueError(f"a linear term on {term.input!r} cannot score an unknown value")
+        return 0
     if term.op == "linear":
         return term.points * x  # type: ignore[operator]
     if term.op == ">=":

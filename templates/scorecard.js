@@ -48,6 +48,7 @@
     if (test.op === "<") { return x < test.value; }
     if (test.op === "==") { return x === test.value; }
     if (test.op === "in") { return test.value.indexOf(x) >= 0; }
+    if (test.op === "missing") { return false; } /* a known value is never "unknown" */
     return x === 1; /* a linear term on a binary input: its points when the input is 1 */
   }
 
@@ -55,6 +56,10 @@
     model.rows.forEach(function (r, k) {
       var raw = Object.prototype.hasOwnProperty.call(row, r.input) ? row[r.input] : undefined;
       if (isMissing(raw)) {
+        if (r.unknown) { /* "unmet": only the row's "unknown" conditions hold */
+          controls[k].checked = r.tests.some(function (t) { return t.op === "missing"; });
+          return;
+        }
         if (!r.impute.length) { blocked = blocked || ("no score: " + r.input + " is missing"); return; }
         raw = r.impute[0];
       }

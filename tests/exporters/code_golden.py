@@ -16,14 +16,15 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from code_models import breastcancer_model, heart_model, mushroom_model  # noqa: E402
+from code_models import breastcancer_model, heart_model, mushroom_model, unmet_model  # noqa: E402
 from scorecard.exporters import onnx as onnx_export  # noqa: E402
 from scorecard.exporters import python as python_export  # noqa: E402
 from scorecard.exporters import sql as sql_export  # noqa: E402
 from scorecard.exporters.sql_dialects import DIALECTS  # noqa: E402
 
 FOLDER = HERE / "golden"
-MODELS = {"breastcancer": breastcancer_model, "mushroom": mushroom_model, "heart": heart_model}
+MODELS = {"breastcancer": breastcancer_model, "mushroom": mushroom_model, "heart": heart_model,
+          "unmet": unmet_model}
 
 
 def renderings() -> dict[str, str]:

@@ -2,7 +2,8 @@
 
 Built with the runtime dataclasses (no trainer needed), each shaped like what the trainer
 produces for one kind of data: integer linear (breastcancer), categorical with missing values
-(mushroom_raw), real-valued with float points (heart, spambase), M-of-N, and an imputing model.
+(mushroom_raw), real-valued with float points (heart, spambase), M-of-N, an imputing model and
+one under the "unmet" policy.
 """
 from __future__ import annotations
 
@@ -110,6 +111,16 @@ def imputing_model() -> Model:
     return mushroom_model(missing={"impute": {"stalk_root": "bulbous"}})
 
 
+def unmet_model() -> Model:
+    """Policy "unmet" on mushroom_raw: a missing stalk_root meets no condition but its
+    "unknown" row (2480 rows have it blank), so every row gets a score."""
+    base = mushroom_model()
+    return Model(kind=base.kind, target=base.target, inputs=base.inputs,
+                 terms=base.terms + (Term("stalk_root", "missing", None, 3, "stalk root unknown"),
+                                     Term("stalk_root", "==", "bulbous", 1, "stalk root bulbous")),
+                 intercept=base.intercept, missing="unmet")
+
+
 CASES = {
     "breastcancer": (breastcancer_model, "breastcancer.csv"),
     "mushroom": (mushroom_model, "mushroom_raw.csv"),
@@ -117,6 +128,7 @@ CASES = {
     "spambase": (spambase_model, "spambase.csv"),
     "mofn": (mofn_model, "breastcancer.csv"),
     "impute": (imputing_model, "mushroom_raw.csv"),
+    "unmet": (unmet_model, "mushroom_raw.csv"),
 }
 
 

@@ -125,5 +125,40 @@ def hostile() -> Model:
                                 {f"num{HOSTILE}": 1, f"cat{HOSTILE}": "b"}])
 
 
+def diabetes_unmet() -> Model:
+    """Policy "unmet": thresholds, a category, an ``in`` set and "unknown" rows; golden rows
+    with values missing every way JSON can carry (absent, null, '', blanks)."""
+    model = Model(
+        kind="linear", target=Target("diabetes", "pos"),
+        inputs=(Input("glu", "numeric"), Input("bmi class", "categorical", ("normal", "over", "obese")),
+                Input("pregnant", "binary"), Input("age", "numeric")),
+        terms=(Term("glu", ">=", 140, 4, ""), Term("glu", "<", 90, -2, ""), Term("glu", "missing", None, 1, ""),
+               Term("bmi class", "==", "obese", 3, ""), Term("bmi class", "in", ("normal", "under"), -1, ""),
+               Term("bmi class", "missing", None, 1, ""), Term("pregnant", "==", 1, 2, ""),
+               Term("age", ">=", 50, 2, "")),
+        intercept=-3, missing="unmet")
+    return _with_golden(model, [
+        {"glu": 150, "bmi class": "obese", "pregnant": 1, "age": 60},
+        {"glu": None, "bmi class": "obese", "pregnant": 0, "age": 30},
+        {"glu": "", "bmi class": "  ", "pregnant": "", "age": 55},
+        {"glu": 80, "bmi class": "", "age": None},
+        {"bmi class": "normal", "pregnant": 1},
+        {"glu": "  ", "bmi class": None, "pregnant": None, "age": " "}])
+
+
+def glucose_linear_unmet() -> Model:
+    """Policy "unmet" with a linear term: a missing glucose gives no score, a missing category 0."""
+    model = Model(
+        kind="linear", target=Target("diabetes", 1),
+        inputs=(Input("glu", "numeric"), Input("bmi class", "categorical")),
+        terms=(Term("glu", "linear", None, 0.05, ""), Term("bmi class", "==", "obese", 2, ""),
+               Term("bmi class", "missing", None, 1, "")),
+        intercept=-7, missing="unmet")
+    return _with_golden(model, [{"glu": 120, "bmi class": "obese"}, {"glu": 120, "bmi class": ""},
+                                {"glu": None, "bmi class": "obese"}, {"glu": "", "bmi class": "obese"},
+                                {"bmi class": "over"}])
+
+
 ALL = {"breastcancer": breastcancer, "mushroom": mushroom, "m_of_n": m_of_n, "sleep_apnea": sleep_apnea,
-       "long_card": long_card, "hostile": hostile}
+       "long_card": long_card, "hostile": hostile, "diabetes_unmet": diabetes_unmet,
+       "glucose_linear_unmet": glucose_linear_unmet}

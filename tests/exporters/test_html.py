@@ -140,3 +140,23 @@ def test_calculator_marks_the_risk_step_its_total_falls_in(tmp_path, changes, co
     marked = {attrs["data-points"] for tag, attrs in dom.tags if "here" in attrs.get("class", "").split()}
     assert marked == {column}
     assert risk(model, score(model, row)) == next(r.risk for r in card(model).risks if str(r.score) == column)
+
+
+@pytest.mark.parametrize("name", ["diabetes_unmet", "glucose_linear_unmet"])
+def test_unmet_calculator_ticks_unknown_rows_for_missing_values(printed, name):
+    """Under "unmet" a missing value scores (its "unknown" rows ticked), except a linear input's."""
+    p = printed(name)
+    computed = json.loads(p.dom.text["batch"])
+    assert computed == [[score(p.model, row), predict(p.model, row)] for row in p.rows]
+    blanks = [k for k, row in enumerate(p.rows) if any(v is None or (isinstance(v, str) and not v.strip())
+                                                       for v in row.values()) or len(row) < len(p.model.inputs)]
+    scored = [computed[k][0] is not None for k in blanks]
+    if name == "diabetes_unmet":
+        assert blanks and all(scored)
+    else:  # a missing glu (the linear input) leaves no score; a missing category does not
+        assert scored == [score(p.model, p.rows[k]) is not None for k in blanks] and True in scored and False in scored
+    assert squash("An unknown value meets no condition on that input") in squash(p.text)
+    unknown = [row for row in card(p.model).rows if row.terms[0].op == "missing"]
+    boxes = {attrs.get("id"): attrs.get("type") for tag, attrs in p.dom.tags if tag == "input"}
+    assert unknown and all(boxes[f"r{row.number}"] == "checkbox" for row in unknown)  # ticked like any condition
+    assert all(squash(row.condition(SYMBOLS)) in squash(p.text) for row in unknown)  # "glu unknown" printed

@@ -88,3 +88,10 @@ def test_accents_decompose_before_falling_back_to_code_points():
     assert tex("ǅ ﬁ") == "Dž fi"
     assert tex("Ω") == r"\scchar{03A9}"
     assert tex("e\u0301") == "é"
+
+
+def test_unmet_rule_is_a_note_under_the_card(compiled):
+    text = squash(compiled("diabetes_unmet").text)
+    assert squash("glu unknown") in text
+    assert squash("An unknown value meets no condition on that input, except its 'unknown' rows.") in text.replace("\u2019", "'")
+    assert squash("Without a value for glu there is no score.") in squash(compiled("glucose_linear_unmet").text)

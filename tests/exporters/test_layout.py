@@ -138,3 +138,26 @@ def test_real_valued_steps_are_labelled_where_each_starts():
     c = card(_with_table(model, steps))
     assert [r.score_text for r in c.risks] == ["< 0.3", "\u2265 0.3", "\u2265 12.5"]
     assert c.risk_steps
+
+
+def test_unmet_card_has_unknown_rows_and_states_the_rule_once():
+    from paper_models import diabetes_unmet, glucose_linear_unmet
+
+    c = card(diabetes_unmet())
+    assert ("glu unknown", "1 point") in lines(diabetes_unmet())
+    assert ("bmi class unknown", "1 point") in lines(diabetes_unmet())
+    assert c.missing_note == "An unknown value meets no condition on that input, except its 'unknown' rows."
+    assert card(glucose_linear_unmet()).missing_note.endswith("Without a value for glu there is no score.")
+
+
+def test_unmet_adding_the_ticked_rows_gives_the_runtime_score_with_unknown_values():
+    from paper_models import diabetes_unmet
+
+    model = diabetes_unmet()
+    c = card(model)
+    rng = random.Random(1)
+    candidates = {inp.name: _candidates(model, inp) + [None] for inp in model.used_inputs}
+    for _ in range(300):
+        row = {name: rng.choice(values) for name, values in candidates.items()}
+        points = sum(r.points if any(contribution(t, row[r.input]) for t in r.terms) else 0 for r in c.rows)
+        assert points + model.intercept == score(model, row)

@@ -60,3 +60,12 @@ def test_control_characters_in_names_cannot_drive_the_terminal():
     assert "\x1b" not in text
     assert "red[U+001B][31m" in text
     assert "two[U+000A]lines" in text
+
+
+def test_unmet_card_reads_unknown_rows_and_one_note():
+    from paper_models import diabetes_unmet
+
+    text = render_text(diabetes_unmet())
+    assert "3.  glu unknown" in text and "6.  bmi class unknown" in text
+    assert text.count("unknown value") == 1
+    assert "An unknown value meets no condition on that input, except its 'unknown' rows." in text

@@ -46,7 +46,10 @@ def test_dump_and_load_round_trip_exactly(tmp_path):
     (lambda d: d["terms"][0].update(input="Age"), "terms[0].input: 'Age' is not one of the model's inputs"),
     (lambda d: d["inputs"][0].update(type="float"), "inputs[0].type: must be one of"),
     (lambda d: d.update(kind="tree"), "kind: must be one of"),
-    (lambda d: d.update(missing="zero"), "missing: must be"),
+    (lambda d: d.update(missing="zero"), "missing: must be \"null\", \"unmet\" or"),
+    (lambda d: d["terms"][1].update(op="missing", value=None), "terms[1].op: 'missing' (the input is unknown) needs"),
+    (lambda d: d.update(missing="unmet") or d["terms"][1].update(op="missing", value="round"),
+     "terms[1].value: must be null for a 'missing' term"),
     (lambda d: d["golden"][0].update(prediction=2), "golden[0].prediction: must be 0, 1 or null"),
     (lambda d: d.update(version=2), "version: this scorecard reads version 1, the file is version 2"),
     (lambda d: d.update(format="other"), "format: must be 'scorecard-model'"),
@@ -76,3 +79,26 @@ def test_a_corrupt_model_file_is_exit_2_with_one_line(cli, tmp_path):
         assert run.code == 2 and run.err.startswith("error: ") and run.err.count("\n") == 1
         assert "Traceback" not in run.err
     assert not (tmp_path / "o.csv").exists()
+
+
+def unmet_sample() -> Model:
+    return Model(
+        kind="linear", target=Target("y", 1), inputs=(Input("glu", "numeric"), Input("c", "categorical")),
+        terms=(Term("glu", ">=", 140, 3, ""), Term("glu", "missing", None, 1, "glu unknown"),
+               Term("c", "in", ("a", "b"), -2, "")),
+        intercept=-1, missing="unmet", golden=(GoldenRow({"glu": None, "c": " "}, 0, 0),))
+
+
+def test_unmet_policy_and_unknown_rows_round_trip():
+    text = dumps(unmet_sample())
+    d = json.loads(text)
+    assert d["missing"] == "unmet" and d["version"] == 1
+    assert d["terms"][1] == {"input": "glu", "op": "missing", "value": None, "points": 1, "label": "glu unknown"}
+    assert loads(text) == unmet_sample() and dumps(loads(text)) == text
+
+
+def test_an_old_file_without_the_new_policy_reads_unchanged():
+    d = json.loads(dumps(sample()))
+    d.pop("missing")  # files written before "missing" was a field
+    assert loads(json.dumps(d)).missing == "null"
+    assert loads(dumps(sample())) == sample()

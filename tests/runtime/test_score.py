@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from scorecard.runtime import Input, Model, RowError, Target, Term, predict, score
+from scorecard.runtime import Input, Model, ModelError, RowError, Target, Term, predict, score
 
 
 def model(missing="null") -> Model:
@@ -51,3 +51,58 @@ def test_float_points_stay_exact_in_term_order():
 def test_text_in_a_numeric_input_is_a_row_error():
     with pytest.raises(RowError, match="column 'a': 'abc' is not a number"):
         score(model(), {"a": "abc", "c": "x"})
+
+
+def unmet_model() -> Model:
+    """Policy "unmet": thresholds, a category, an ``in`` set and two "unknown" rows."""
+    return Model(
+        kind="linear", target=Target("y", 1),
+        inputs=(Input("glu", "numeric"), Input("c", "categorical"), Input("b", "binary")),
+        terms=(Term("glu", ">=", 140, 4, ""), Term("glu", "<", 90, -2, ""), Term("glu", "missing", None, 1, ""),
+               Term("c", "==", "x", 3, ""), Term("c", "in", ("y", "z"), -1, ""), Term("c", "missing", None, 2, ""),
+               Term("b", "==", 1, 5, "")),
+        intercept=-3, missing="unmet")
+
+
+BLANKS = [None, "", "  ", "\t\n", float("nan")]
+
+
+@pytest.mark.parametrize("blank", BLANKS)
+def test_unmet_a_missing_value_meets_only_its_unknown_row(blank):
+    m = unmet_model()
+    # glu unknown: neither >= 140 nor < 90, but "glu unknown" (+1)
+    assert score(m, {"glu": blank, "c": "x", "b": 0}) == -3 + 1 + 3
+    # c unknown: not x, not in {y, z}, but "c unknown" (+2)
+    assert score(m, {"glu": 150, "c": blank, "b": 1}) == -3 + 4 + 2 + 5
+    # b unknown: "b == 1" is not met; no unknown row for b
+    assert score(m, {"glu": 100, "c": "w", "b": blank}) == -3
+
+
+def test_unmet_absent_keys_are_unknown_and_every_missing_row_still_has_a_score():
+    m = unmet_model()
+    assert score(m, {}) == -3 + 1 + 2 and predict(m, {}) == 0
+    assert type(score(m, {})) is int
+    # a known value never meets an "unknown" row
+    assert score(m, {"glu": "80", "c": "y", "b": "1"}) == -3 - 2 - 1 + 5
+
+
+@pytest.mark.parametrize("blank", BLANKS)
+def test_unmet_a_linear_input_that_is_missing_gives_no_score(blank):
+    m = Model(kind="linear", target=Target("y", 1), inputs=(Input("a", "numeric"), Input("c", "categorical")),
+              terms=(Term("a", "linear", None, 2, "a"), Term("a", ">=", 4, 10, "a >= 4"), Term("c", "==", "x", 1, "")),
+              intercept=-1, missing="unmet")
+    assert score(m, {"a": blank, "c": "x"}) is None and predict(m, {"a": blank, "c": "x"}) is None
+    assert score(m, {"a": 5, "c": blank}) == -1 + 10 + 10  # c is only read by a condition
+
+
+@pytest.mark.parametrize("missing", ["null", {"impute": {"a": 1}}])
+def test_an_unknown_row_needs_the_unmet_policy(missing):
+    with pytest.raises(ModelError, match=r"terms\[1\]\.op: 'missing' .* needs the model's missing policy \"unmet\""):
+        Model(kind="linear", target=Target("y", 1), inputs=(Input("a", "numeric"),),
+              terms=(Term("a", ">=", 1, 1, ""), Term("a", "missing", None, 2, "")), intercept=0, missing=missing)
+
+
+def test_an_unknown_row_has_no_value():
+    with pytest.raises(ModelError, match=r"terms\[0\]\.value: must be null for a 'missing' term"):
+        Model(kind="linear", target=Target("y", 1), inputs=(Input("a", "numeric"),),
+              terms=(Term("a", "missing", 0, 2, ""),), intercept=0, missing="unmet")

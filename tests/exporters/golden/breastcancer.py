@@ -37,7 +37,8 @@ INPUTS = {
     'UniformityOfCellSize': 'numeric',
     'BareNuclei': 'numeric',
 }
-# The missing-value policy: "null" (no score) or {"impute": {input: value}}.
+# The missing-value policy: "null" (no score), {"impute": {input: value}} or "unmet" (a
+# missing value, None here, meets no condition but its "unknown" one; a linear input needs a value).
 MISSING = 'null'
 USED = ('UniformityOfCellSize', 'BareNuclei', )
 ADDED = ("score", "prediction")
@@ -158,13 +159,14 @@ def _read_categories(name, values):
     return [value if value.__class__ is str and value.strip() else _category(value) for value in values], {}
 
 
-def _column(name, values, categorical, n, unscored, errors, imputed):
+def _column(name, values, categorical, n, unscored, errors, imputed, unknown=False):
     """One input's values for every row (from a list or tuple, or None when absent), ready
     for the score expression.
 
-    A missing value becomes ``imputed`` or, when the policy gives none, a placeholder and its
-    row joins ``unscored``. A value that cannot be read is an error unless its row already
-    lacks an earlier input (score(row) returns None before reading it).
+    A missing value stays None when ``unknown`` (the "unmet" policy: the score expression
+    reads None as unknown), else becomes ``imputed`` or, when the policy gives none, a
+    placeholder and its row joins ``unscored``. A value that cannot be read is an error
+    unless its row already lacks an earlier input (score(row) returns None before reading it).
     """
     if values is None:
         values = [None] * n
@@ -174,6 +176,8 @@ def _column(name, values, categorical, n, unscored, errors, imputed):
     for i, exc in bad.items():
         if i not in unscored:
             errors.append((i, exc))
+    if unknown:
+        return values
     fill = "" if categorical else 0
     for i, value in enumerate(values):
         if value is None:
