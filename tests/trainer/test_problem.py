@@ -9,9 +9,11 @@ from scorecard.trainer.problem.slim import build_problem, margin
 from slimdata import labeled
 
 
-def _problem(frame, **options):
+def _problem(frame, w_pos=0.5, c0=0.01):
     data = labeled(frame)
-    return build_problem(encode(data), data.y, TrainConfig(**options))
+    p = encode(data).X.shape[1]
+    return build_problem(encode(data).X, data.y, w_pos=w_pos, coef_lo=np.full(p, -10), coef_hi=np.full(p, 10),
+                         intercept_lo=-100, intercept_hi=100, c0=np.full(p, c0))
 
 
 def test_identical_rows_share_one_prediction_with_both_weights():

@@ -163,13 +163,9 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
         b_lo, b_hi = iset.low, iset.high
         intercept_values = None if iset.is_integer_range else iset.values
 
-    # The base problem computes the merged rows, weights, margin and epsilon; its box is
-    # then replaced by ours (epsilon from the widest box and cheapest price stays valid).
-    cheapest = float(c0.min()) if p else config.c0
-    widest = max(int(np.abs(lo).max()) if p else 0, int(np.abs(hi).max()) if p else 0, 1)
-    base = build_problem(design, data.y, config.with_options(
-        c0=cheapest, coef_min=-widest, coef_max=widest, signs={}, intercept_min=b_lo, intercept_max=b_hi,
-        coefficients={}, coef_set=None))
+    base = build_problem(design.X, data.y, w_pos=config.w_pos, coef_lo=lo, coef_hi=hi, intercept_lo=b_lo,
+                         intercept_hi=b_hi, c0=c0, max_features=config.max_features,
+                         min_features=config.min_features)
     positive = data.y > 0
     pos_n = np.bincount(base.row_of, weights=positive, minlength=len(base.X)).astype(np.int64)
     neg_n = np.bincount(base.row_of, weights=~positive, minlength=len(base.X)).astype(np.int64)
@@ -190,6 +186,6 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
         at_most_one=tuple(g.of for g in config.at_most_one), implications=tuple(implications),
         pos_n=pos_n, neg_n=neg_n, max_fpr=config.max_fpr, min_tpr=config.min_tpr,
         max_positive_rate=config.max_positive_rate, tiers=tiers, tilm=tilm)
-    return replace(base, coef_lo=lo, coef_hi=hi, c0=c0, constraints=cc if cc.present else None)
+    return replace(base, constraints=cc if cc.present else None)
 
 

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..data.design import Design
-from ..options.config import TrainConfig
 from .column_constraints import ColumnConstraints
 
 MAX_DECIMALS = 4  # data with more decimals than this get an approximate margin (see margin())
@@ -128,28 +126,33 @@ def penalty(coefs: np.ndarray, c0: np.ndarray, epsilon: float) -> np.floating | 
     return penalty_terms(coefs, c0, epsilon).sum(axis=-1)
 
 
-def build_problem(design: Design, y: np.ndarray, config: TrainConfig) -> SlimProblem:
-    """The plain SLIM problem of a design and labels (+1/-1): every coefficient in
-    [coef_min, coef_max], one C0. Signs, coefficient sets and per-input prices are applied
-    on top by :func:`.constrained.constrained_problem`, the only production caller."""
-    n, p = design.X.shape
-    X, row_of = np.unique(design.X, axis=0, return_inverse=True)
+def build_problem(X: np.ndarray, y: np.ndarray, *, w_pos: float, coef_lo: np.ndarray, coef_hi: np.ndarray,
+                  intercept_lo: int, intercept_hi: int, c0: np.ndarray, max_features: int | None = None,
+                  min_features: int | None = None) -> SlimProblem:
+    """The SLIM problem of a design matrix and labels (+1/-1) with its coefficient box and
+    per-column C0: rows merged, class weights (Section 2.6), margin and the L1 price.
+
+    epsilon is half the smaller of one row's weight and the cheapest C0, over the largest L1
+    norm any column's box allows (P times the widest bound), so it only breaks ties among
+    equally accurate and sparse models (Section 3.1). ``constrained.constrained_problem``
+    builds the box and prices from the options; this function only reads them.
+    """
+    n, p = X.shape
+    rows, row_of = np.unique(X, axis=0, return_inverse=True)
     row_of = row_of.reshape(-1)
     positive = y > 0
-    pos_w = np.bincount(row_of, weights=positive * (2.0 * config.w_pos / n), minlength=len(X))
-    neg_w = np.bincount(row_of, weights=~positive * (2.0 * (1.0 - config.w_pos) / n), minlength=len(X))
-    lo = np.full(p, config.coef_min, dtype=np.int64)
-    hi = np.full(p, config.coef_max, dtype=np.int64)
-    c0 = np.full(p, float(config.c0))
-    unit = 2.0 * min(config.w_pos, 1.0 - config.w_pos) / n
-    prices = [v for v in (unit, float(config.c0)) if v > 0]
-    max_l1 = float(np.maximum(np.abs(lo), np.abs(hi)).sum())
-    epsilon = 0.5 * min(prices) / max_l1 if max_l1 > 0 else 0.0
-    gamma, exact = margin(design.X)
-    return SlimProblem(X=X, pos_w=pos_w, neg_w=neg_w, row_of=row_of, coef_lo=lo, coef_hi=hi,
-                       intercept_lo=config.intercept_min, intercept_hi=config.intercept_max, c0=c0,
-                       epsilon=epsilon, gamma=gamma, gamma_exact=exact, max_features=config.max_features,
-                       min_features=config.min_features)
+    pos_w = np.bincount(row_of, weights=positive * (2.0 * w_pos / n), minlength=len(rows))
+    neg_w = np.bincount(row_of, weights=~positive * (2.0 * (1.0 - w_pos) / n), minlength=len(rows))
+    coef_lo, coef_hi, c0 = np.asarray(coef_lo, dtype=np.int64), np.asarray(coef_hi, dtype=np.int64), np.asarray(c0, dtype=float)
+    unit = 2.0 * min(w_pos, 1.0 - w_pos) / n
+    prices = [v for v in (unit, float(c0.min()) if p else None) if v is not None and v > 0]
+    widest = max(int(np.abs(coef_lo).max()) if p else 0, int(np.abs(coef_hi).max()) if p else 0, 1)
+    max_l1 = float(p * widest)
+    epsilon = 0.5 * min(prices) / max_l1 if max_l1 > 0 and prices else 0.0
+    gamma, exact = margin(X)
+    return SlimProblem(X=rows, pos_w=pos_w, neg_w=neg_w, row_of=row_of, coef_lo=coef_lo, coef_hi=coef_hi,
+                       intercept_lo=intercept_lo, intercept_hi=intercept_hi, c0=c0, epsilon=epsilon,
+                       gamma=gamma, gamma_exact=exact, max_features=max_features, min_features=min_features)
 
 
 def margin(X: np.ndarray) -> tuple[float, bool]:
