@@ -3,7 +3,7 @@
 This folder is the leaf of the project: it imports nothing outside the standard library
 and only relative modules, so it still works when copied alone into another project.
 """
-from .errors import (BadInputError, ConfigError, DataError, ExportError, InfeasibleError, ModelError,
+from .errors import (BadInputError, ConfigError, DataError, ExportError, InfeasibleError, Interrupted, ModelError,
                      NoModelInTimeError, RowError, ScorecardError, UsageError)
 from .model import GoldenRow, Input, Model, Target, Term, Training, dump, dumps, load, loads
 from .risk import risk
@@ -15,5 +15,5 @@ __all__ = [
     "dump", "dumps", "load", "loads", "decide", "format_number", "is_missing",
     "predict", "risk", "score", "ScoredTable", "score_csv",
     "ScorecardError", "BadInputError", "UsageError", "ConfigError", "DataError", "ModelError", "RowError",
-    "ExportError", "InfeasibleError", "NoModelInTimeError",
+    "ExportError", "InfeasibleError", "NoModelInTimeError", "Interrupted",
 ]

@@ -8,6 +8,8 @@ so the CLI maps errors to exit codes in one place, by type, never by matching me
 - :class:`InfeasibleError` (exit 3): no model satisfies the constraints;
   :class:`NoModelInTimeError`, its subclass, when the time limit ended the search before any
   model satisfying them was found.
+- :class:`Interrupted` (exit 130, as a shell reports SIGINT): Ctrl-C; ``train`` has still
+  written the best model found so far when the message says so.
 """
 from __future__ import annotations
 
@@ -55,3 +57,9 @@ class InfeasibleError(ScorecardError, RuntimeError):
 class NoModelInTimeError(InfeasibleError):
     """The time limit ended the search before any model meeting the constraints was found
     (exit 3): more time, or looser constraints, may give one."""
+
+
+class Interrupted(ScorecardError):
+    """Ctrl-C ended the command (exit 130); the message says what was written."""
+
+    exit_code = 130

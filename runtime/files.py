@@ -33,7 +33,7 @@ def check_output(path: str, option: str = "-o") -> None:
     if os.path.isdir(path):
         raise UsageError(f"{option} {path}: is a folder; name a file to write")
     if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+        raise UsageError(f"{option} {path}: no such folder {folder}")
     if _write_through(path):
         if not os.access(path, os.W_OK):
             raise UsageError(f"{option} {path}: cannot write to it (permission denied)")

@@ -20,10 +20,11 @@ try:  # typer >= 0.26 carries its own click
 except ImportError:  # older typer runs on the click package
     from click import exceptions as click_errors
 
-from scorecard.runtime.errors import ExportError, InfeasibleError, ScorecardError, UsageError
-from scorecard.runtime.files import atomic_output, write_atomic
+from scorecard.runtime.errors import ExportError, InfeasibleError, Interrupted, ScorecardError, UsageError
+from scorecard.runtime.files import atomic_output, check_output, write_atomic
 
 EXIT_DISAGREE, EXIT_USAGE = 1, 2  # the other exit codes come with the error classes (runtime/errors.py)
+EXIT_INTERRUPTED = Interrupted.exit_code  # Ctrl-C, as a shell reports SIGINT (128 + 2)
 
 
 class _App(typer.Typer):
@@ -70,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         return _fail(f"{where}{exc.strerror or exc}")
+    if code == EXIT_INTERRUPTED:  # typer's answer to a Ctrl-C no command caught: say so
+        return _fail("interrupted (Ctrl-C)", EXIT_INTERRUPTED)
     return code if isinstance(code, int) else 0
 
 
@@ -80,6 +83,33 @@ def _fail(message: str, code: int = EXIT_USAGE) -> int:
 
 def _say(message: str) -> None:
     print(message, file=sys.stderr)
+
+
+def _check_paths(inputs: list[str | None], outputs: list[tuple[str, str | None]]) -> None:
+    """Refuse (exit 2), before any work, an output that is one of the inputs or another
+    output, or that cannot be written (a missing folder, a folder, a read-only file)."""
+    given = [(option, path) for option, path in outputs if path is not None and path != "-"]
+    for option, path in given:
+        for source in inputs:
+            if source is not None and _same_file(path, source):
+                raise UsageError(f"{option} {path} is the input file {source}; writing it would destroy the input, "
+                                 "so name another output file")
+    for k, (option, path) in enumerate(given):
+        for other_option, other in given[k + 1:]:
+            if _same_file(path, other):
+                raise UsageError(f"{option} and {other_option} name the same file {path}; name two different files")
+    for option, path in given:
+        check_output(path, option)
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether writing ``a`` would overwrite the regular file ``b`` (devices and pipes never clash)."""
+    try:
+        import stat
+
+        return os.path.samefile(a, b) and stat.S_ISREG(os.stat(a).st_mode)
+    except OSError:  # one does not exist yet: the same path, through links, is still the same file
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 # ---------------------------------------------------------------------------- train
@@ -218,11 +248,15 @@ def _configure(options: dict):
 @with_train_options
 def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help="Where to write MODEL.json.")],
           options: dict) -> None:
-    """Train a scoring system on DATA and write the model file."""
+    """Train a scoring system on DATA and write the model file.
+
+    Ctrl-C during the search writes the best model found so far (status interrupted) and
+    exits 130."""
     from scorecard.live import LiveProgress
     from scorecard.runtime import dumps
     from scorecard.trainer.train import train as fit
 
+    _check_paths([data, options.get("config")], [("-o", output)])
     cfg, target_name, positive_value = _configure(options)
     deadline = _deadline(cfg)
     labeled = _load_data(data, target_name, positive_value, cfg.missing)
@@ -233,6 +267,9 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
         live.close()
     write_atomic(output, dumps(fitted))
     _say(summary(fitted, output))
+    if fitted.training is not None and fitted.training.status == "interrupted":
+        raise Interrupted(f"interrupted: the best model found before Ctrl-C is written to {output} "
+                          "(status interrupted)")
 
 
 def summary(model, output: str) -> str:
@@ -277,6 +314,7 @@ def predict(model: ModelPath, data: Data,
     """
     from scorecard.runtime import load, score_csv
 
+    _check_paths([model, data], [("-o", output)])
     fitted = load(model)
     if output is None or output == "-":
         with _csv_text(data) as infile:
@@ -314,6 +352,7 @@ def export(model: ModelPath,
     from scorecard.exporters.registry import get
     from scorecard.runtime import load
 
+    _check_paths([model], [("-o", output)])
     fitted = load(model)
     exporter = get(format)
     options = {name: value for name, value in (("dialect", dialect), ("table", table)) if value is not None}
@@ -358,6 +397,7 @@ def cv(data: Data, options: dict,
     from scorecard.svgplot import error_vs_size
     from scorecard.trainer.train import train as fit
 
+    _check_paths([data, options.get("config")], [("-o", output), ("--plot", plot)])
     cfg, target_name, positive_value = _configure(options)
     deadline = _deadline(cfg)
     grid = _numbers(c0_grid, "--c0-grid") or (cfg.c0,)

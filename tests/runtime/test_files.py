@@ -94,7 +94,7 @@ def test_stale_temporary_files_of_dead_processes_are_cleaned_by_the_next_write(t
 
 @pytest.mark.parametrize("make, message", [
     (lambda p: p.mkdir(), "is a folder"),
-    (lambda p: None, "does not exist"),
+    (lambda p: None, "no such folder"),
 ])
 def test_check_output_names_the_users_path(tmp_path, make, message):
     target = tmp_path / "out"

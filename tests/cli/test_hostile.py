@@ -1,0 +1,197 @@
+"""A battery of hostile inputs (issue 12), one table: each case gives files, a command, the exit
+code, a fragment of standard error, and the files it may create or change.
+
+Every case runs in a fresh folder holding the standard files below (plus its own) and checks
+the promise: the exit code; on failure one line ``error: ...`` on stderr and no traceback;
+every file not listed in ``changes`` left exactly as it was (bytes and mode), and no file
+created beside them (no temporary file left behind). To add a case, add a ``Case`` to CASES.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from scorecard.runtime import Input, Model, Target, Term, dumps
+from scorecard.runtime.files import TMP_MARK
+
+#: Training data: y depends on a; trains in well under a second.
+TRAIN = "y,a,b\n" + "".join(f"{int(k % 7 > 2)},{k % 7},{k % 2}\n" for k in range(40))
+MODEL = dumps(Model("linear", Target("y", 1), (Input("a", "numeric"), Input("b", "binary")),
+                    (Term("a", ">=", 3, 2, "a >= 3"), Term("b", "linear", None, 1, "b")), -1))
+#: Data the model scores.
+DATA = "a,b\n1,0\n5,1\n"
+STANDARD = {"train.csv": TRAIN, "m.json": MODEL, "d.csv": DATA}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hostile input: ``files`` (name -> text, bytes, or a function of the folder making
+    it) are added to the standard ones; ``args`` run in that folder."""
+
+    id: str
+    args: tuple[str, ...]
+    code: int
+    message: str
+    files: dict = field(default_factory=dict)
+    changes: tuple[str, ...] = ()  # files the command may create, change or remove
+    patch: Callable | None = None  # patch(monkeypatch) before the run (e.g. a fake Ctrl-C)
+    check: Callable | None = None  # check(folder) after the run: what else the user sees
+    item: int | None = None  # the issue 12 item the case is about
+
+
+def _symlink(target: str) -> Callable:
+    return lambda path: path.symlink_to(target)
+
+
+def _mode(name: str, mode: int) -> Callable:
+    def check(folder: Path) -> None:
+        assert stat.S_IMODE((folder / name).stat().st_mode) == mode
+
+    return check
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+STALE = f".o.csv{TMP_MARK}{_dead_pid()}-0badf00d"
+
+
+def _interrupted_fit(monkeypatch) -> None:
+    """The solver sees Ctrl-C: train returns the best model so far, status interrupted."""
+    import dataclasses
+
+    import scorecard.trainer.train as trainer
+
+    real = trainer.train
+
+    def fit(*args, **kwargs):
+        model = real(*args, **kwargs)
+        return dataclasses.replace(model, training=dataclasses.replace(model.training, status="interrupted"))
+
+    monkeypatch.setattr(trainer, "train", fit)
+
+
+def _interrupted_read(monkeypatch) -> None:
+    import scorecard.trainer.data.prepare as prepare
+
+    def read(path):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(prepare, "read_table", read)
+
+
+def _status(name: str, status: str) -> Callable:
+    def check(folder: Path) -> None:
+        import json
+
+        assert json.loads((folder / name).read_text())["training"]["status"] == status
+
+    return check
+
+
+TRAIN_ARGS = ("--target", "y", "--time-limit", "20")
+
+CASES = [
+    # item 5: an output path equal to an input is refused before any work
+    Case("train -o its data", ("train", "train.csv", *TRAIN_ARGS, "-o", "train.csv"), 2,
+         "-o train.csv is the input file train.csv", item=5),
+    Case("train -o its config", ("train", "train.csv", *TRAIN_ARGS, "--config", "c.toml", "-o", "c.toml"), 2,
+         "is the input file c.toml", files={"c.toml": "c0 = 0.01\n"}, item=5),
+    Case("train -o a link to its data", ("train", "train.csv", *TRAIN_ARGS, "-o", "link.csv"), 2,
+         "is the input file train.csv", files={"link.csv": _symlink("train.csv")}, item=5),
+    Case("train -o the data by another path", ("train", "train.csv", *TRAIN_ARGS, "-o", "sub/../train.csv"), 2,
+         "is the input file", files={"sub": lambda p: p.mkdir()}, item=5),
+    Case("predict -o its data", ("predict", "m.json", "d.csv", "-o", "d.csv"), 2, "is the input file d.csv", item=5),
+    Case("predict -o its model", ("predict", "m.json", "d.csv", "-o", "m.json"), 2, "is the input file m.json",
+         item=5),
+    Case("export -o its model", ("export", "m.json", "--format", "text", "-o", "m.json"), 2,
+         "is the input file m.json", item=5),
+    Case("cv -o its data", ("cv", "train.csv", *TRAIN_ARGS, "--folds", "2", "-o", "train.csv"), 2,
+         "is the input file train.csv", item=5),
+    Case("cv --plot its data", ("cv", "train.csv", *TRAIN_ARGS, "--folds", "2", "--plot", "train.csv"), 2,
+         "--plot train.csv is the input file", item=5),
+    Case("cv -o and --plot the same", ("cv", "train.csv", *TRAIN_ARGS, "--folds", "2", "-o", "x", "--plot", "x"), 2,
+         "-o and --plot name the same file x", item=5),
+    Case("predict -o /dev/null is no clash", ("predict", "m.json", "d.csv", "-o", os.devnull), 0, "", item=5),
+    # item 18: an output path that cannot be written is refused first, named as the user gave it
+    Case("train -o a folder", ("train", "train.csv", "--target", "nosuch", "-o", "out"), 2,
+         "-o out: is a folder", files={"out": lambda p: p.mkdir()}, item=18),
+    Case("train -o into a missing folder", ("train", "train.csv", "--target", "nosuch", "-o", "no/m.json"), 2,
+         "-o no/m.json: no such folder", item=18),
+    Case("predict -o a folder", ("predict", "m.json", "d.csv", "-o", "out"), 2, "-o out: is a folder",
+         files={"out": lambda p: p.mkdir()}, item=18),
+    Case("export -o a folder", ("export", "m.json", "--format", "html", "-o", "out"), 2, "-o out: is a folder",
+         files={"out": lambda p: p.mkdir()}, item=18),
+    Case("cv --plot into a missing folder", ("cv", "train.csv", "--target", "y", "--plot", "no/p.svg"), 2,
+         "--plot no/p.svg: no such folder", item=18),
+    # item 2: an overwritten file keeps its mode
+    Case("predict over a 0600 file", ("predict", "m.json", "d.csv", "-o", "o.csv"), 0, "",
+         files={"o.csv": lambda p: (p.write_text("old"), p.chmod(0o600))}, changes=("o.csv",),
+         check=_mode("o.csv", 0o600), item=2),
+    # item 22: a temporary file left by a killed process is cleaned by the next write there
+    Case("a stale temporary file is cleaned", ("predict", "m.json", "d.csv", "-o", "o.csv"), 0, "",
+         files={STALE: "partial rows"}, changes=("o.csv", STALE), check=lambda p: not (p / STALE).exists(),
+         item=22),
+    # item 6: Ctrl-C keeps the best model, exit 130, and says where it is
+    Case("Ctrl-C during the solve", ("train", "train.csv", *TRAIN_ARGS, "-o", "m2.json"), 130,
+         "interrupted: the best model found before Ctrl-C is written to m2.json", changes=("m2.json",),
+         patch=_interrupted_fit, check=_status("m2.json", "interrupted"), item=6),
+    Case("Ctrl-C while reading", ("train", "train.csv", *TRAIN_ARGS, "-o", "m2.json"), 130,
+         "error: interrupted", patch=_interrupted_read, item=6),
+]
+
+
+def _make(folder: Path, files: dict) -> None:
+    for name, content in files.items():
+        path = folder / name
+        if callable(content):
+            content(path)
+        elif isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+
+def _snapshot(folder: Path) -> dict:
+    state = {}
+    for path in sorted(folder.rglob("*")):
+        info = path.lstat()
+        content = path.read_bytes() if stat.S_ISREG(info.st_mode) else os.readlink(path) if path.is_symlink() else None
+        state[str(path.relative_to(folder))] = (stat.S_IFMT(info.st_mode), stat.S_IMODE(info.st_mode), content)
+    return state
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_hostile(case, cli, tmp_path, monkeypatch):
+    _make(tmp_path, {**STANDARD, **case.files})
+    before = _snapshot(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    if case.patch:
+        case.patch(monkeypatch)
+    run = cli(*case.args)
+    assert run.code == case.code, run.err
+    assert case.message in run.err, run.err
+    assert "Traceback" not in run.err and TMP_MARK not in run.err
+    if case.code == 2:
+        assert run.err.startswith("error: ") and run.err.count("\n") == 1, run.err
+    after = _snapshot(tmp_path)
+    for name in set(before) | set(after):
+        if name not in case.changes:
+            assert before.get(name) == after.get(name), f"{name} was created, changed or removed"
+    if case.check:
+        assert case.check(tmp_path) is not False
+
+
+def test_the_battery_size_is_the_readmes():
+    """The README's reliability paragraph states how many hostile cases the battery runs."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"{len(CASES)} hostile cases" in readme
