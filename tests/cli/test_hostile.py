@@ -99,6 +99,20 @@ def _status(name: str, status: str) -> Callable:
 
 
 TRAIN_ARGS = ("--target", "y", "--time-limit", "20")
+#: TRAIN with its positive rows written "1" or "1.0" alternately.
+TRAIN_MIXED = "y,a,b\n" + "".join(f"{('0', '1', '1.0')[(k % 7 > 2) * (1 + k % 2)]},{k % 7},{k % 2}\n"
+                                  for k in range(40))
+
+
+def _model_says(name: str, **expected) -> Callable:
+    def check(folder: Path) -> None:
+        import json
+
+        model = json.loads((folder / name).read_text())
+        got = {"positive": model["target"]["positive"], "train_error": model["training"]["train_error"]}
+        assert {k: got[k] for k in expected} == expected
+
+    return check
 
 CASES = [
     # item 5: an output path equal to an input is refused before any work
@@ -145,6 +159,13 @@ CASES = [
     Case("Ctrl-C during the solve", ("train", "train.csv", *TRAIN_ARGS, "-o", "m2.json"), 130,
          "interrupted: the best model found before Ctrl-C is written to m2.json", changes=("m2.json",),
          patch=_interrupted_fit, check=_status("m2.json", "interrupted"), item=6),
+    # item 7: numerically equal target values are one class
+    Case("target 1 and 1.0 --positive 1.0", ("train", "mixed.csv", *TRAIN_ARGS, "--positive", "1.0", "-o", "m2.json"),
+         0, "", files={"mixed.csv": TRAIN_MIXED}, changes=("m2.json",),
+         check=_model_says("m2.json", positive=1, train_error=0.0), item=7),
+    Case("target 1 and 1.0 only", ("train", "ones.csv", *TRAIN_ARGS, "--positive", "1.0", "-o", "m2.json"), 2,
+         "holds one class only ('1'; '1', '1.0' are one number)",
+         files={"ones.csv": "y,a\n1,1\n1.0,2\n1,3\n1.0,4\n"}, item=7),
     Case("Ctrl-C while reading", ("train", "train.csv", *TRAIN_ARGS, "-o", "m2.json"), 130,
          "error: interrupted", patch=_interrupted_read, item=6),
 ]

@@ -146,3 +146,12 @@ def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path):
     path = tmp_path / "bom.csv"
     path.write_bytes(b"\xef\xbb\xbfy,x\n1,1\n0,2\n")
     assert load(path).target.name == "y"
+
+
+@pytest.mark.parametrize("positive", ["1.0", "1", None])
+def test_numerically_equal_target_values_are_one_class(write, positive):
+    """Issue 12 item 7: "1" and "1.0" rows were two classes, "1.0" silently negative."""
+    path = write("t.csv", "y,x\n0,1\n1,2\n1.0,3\n0.0,4\n1.00,5\n")
+    data = load(path, positive=positive)
+    assert data.target.positive == 1
+    assert data.y.tolist() == [-1, 1, 1, -1, 1]

@@ -330,9 +330,20 @@ def _code_target(series: pd.Series, name: str, positive: object, source: str, wh
     if absent:
         raise DataError(f"{source}: target column {name!r} has {len(absent)} missing values "
                         f"(first on {where(series.index[absent[0]])}); every row needs a label")
-    levels = list(dict.fromkeys(c.strip() for c in cells))
+    texts = [c.strip() for c in cells]
+    numbers = {v: _number(v) for v in dict.fromkeys(texts)}
+    if all(n is not None and math.isfinite(n) for n in numbers.values()):
+        key = numbers.__getitem__  # a numeric target: "1" and "1.0" are one class
+    else:
+        key = str
+    classes = dict.fromkeys(key(v) for v in numbers)  # class -> None, in order of appearance
+    first = {}
+    for v in numbers:
+        first.setdefault(key(v), v)
+    levels = [first[c] for c in classes]  # each class as it is first written in the data
     if len(levels) == 1:
-        raise DataError(f"{source}: target column {name!r} holds one class only ({levels[0]!r}); it needs two")
+        same = f"; {', '.join(repr(v) for v in numbers)} are one number" if len(numbers) > 1 else ""
+        raise DataError(f"{source}: target column {name!r} holds one class only ({levels[0]!r}{same}); it needs two")
     if len(levels) > 2:
         shown = ", ".join(repr(v) for v in levels[:5]) + (", ..." if len(levels) > 5 else "")
         raise DataError(f"{source}: target column {name!r} holds {len(levels)} classes ({shown}); "
@@ -348,7 +359,7 @@ def _code_target(series: pd.Series, name: str, positive: object, source: str, wh
             raise DataError(f"{source}: --positive {positive!r} is not a value of column {name!r} "
                             f"(it holds {levels[0]!r} and {levels[1]!r})")
         chosen = matches[0]
-    y = np.where(np.array([c.strip() for c in cells], dtype=object) == chosen, 1, -1).astype(np.int8)
+    y = np.where(np.array([key(c) == key(chosen) for c in texts]), 1, -1).astype(np.int8)
     number = _number(chosen)
     if number is not None and all(_number(v) is not None for v in levels):
         return y, int(number) if number.is_integer() else number
