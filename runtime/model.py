@@ -163,7 +163,12 @@ def _fail(where: str, what: str) -> None:
 
 
 def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return False
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an int no double holds (10^309 and more)
+        return False
 
 
 def _check_model(m: Model) -> None:
@@ -171,6 +176,9 @@ def _check_model(m: Model) -> None:
         _fail("kind", f"must be one of {', '.join(KINDS)}, got {m.kind!r}")
     if not isinstance(m.target.name, str) or not m.target.name:
         _fail("target.name", "must be a non-empty string")
+    positive = m.target.positive
+    if not (isinstance(positive, str) or isinstance(positive, bool) or _is_number(positive)):
+        _fail("target.positive", f"must be a string or a finite number, got {positive!r}")
     names: dict[str, Input] = {}
     for k, inp in enumerate(m.inputs):
         where = f"inputs[{k}]"
@@ -371,13 +379,50 @@ def from_dict(d: Any) -> Model:
         training=training, golden=tuple(golden))
 
 
-def loads(text: str) -> Model:
-    """Parse and validate model JSON text."""
+#: The most digits an integer in a model file may have: beyond, it is no finite double.
+MAX_INT_DIGITS = 309
+
+
+def _parse_int(text: str) -> int:
+    """A JSON integer, refused (ModelError) when no finite double holds it (10^309 and more;
+    Python would raise OverflowError later, or ValueError past 4,300 digits)."""
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise ModelError(f"the integer {text[:12]}... ({digits} digits) is beyond the range of a number "
+                         f"(at most about 1.8e308)")
+    value = int(text)
     try:
-        data = json.loads(text)
+        float(value)
+    except OverflowError:
+        raise ModelError(f"the integer {text[:12]}... is beyond the range of a number (at most about 1.8e308)") from None
+    return value
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ModelError(f"the number {text[:24]} is beyond the range of a number (at most about 1.8e308)")
+    return value
+
+
+def _refuse_constant(name: str) -> None:
+    raise ModelError(f"{name} is not a number JSON allows; a model file holds finite numbers only")
+
+
+def loads(text: str) -> Model:
+    """Parse and validate model JSON text (strict JSON: no NaN or Infinity, finite numbers)."""
+    try:
+        data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise ModelError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    return from_dict(data)
+    except ModelError as exc:
+        raise ModelError(f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ModelError("not a model file: its JSON is nested too deeply") from None
+    try:
+        return from_dict(data)
+    except RecursionError:
+        raise ModelError("not a model file: a value is nested too deeply") from None
 
 
 def load(path: str) -> Model:

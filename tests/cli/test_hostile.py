@@ -99,6 +99,24 @@ def _status(name: str, status: str) -> Callable:
 
 
 TRAIN_ARGS = ("--target", "y", "--time-limit", "20")
+
+
+def _edited(**raw: str) -> str:
+    """MODEL with fields replaced by raw JSON text: ``_edited(intercept="1e999")``; a field
+    ``target_positive`` is ``target.positive``, ``terms_0_points`` the first term's points."""
+    import json
+
+    d = json.loads(MODEL)
+    for name, text in raw.items():
+        *path, last = name.split("_", 2) if name.startswith("terms") else name.split("_")
+        node = d
+        for key in path:
+            node = node[int(key)] if key.isdigit() else node[key]
+        node[last] = f"@{name}@"
+    text = json.dumps(d)
+    for name, value in raw.items():
+        text = text.replace(f'"@{name}@"', value)
+    return text
 #: TRAIN with its positive rows written "1" or "1.0" alternately.
 TRAIN_MIXED = "y,a,b\n" + "".join(f"{('0', '1', '1.0')[(k % 7 > 2) * (1 + k % 2)]},{k % 7},{k % 2}\n"
                                   for k in range(40))
@@ -166,6 +184,20 @@ CASES = [
     Case("target 1 and 1.0 only", ("train", "ones.csv", *TRAIN_ARGS, "--positive", "1.0", "-o", "m2.json"), 2,
          "holds one class only ('1'; '1', '1.0' are one number)",
          files={"ones.csv": "y,a\n1,1\n1.0,2\n1,3\n1.0,4\n"}, item=7),
+    # items 13 and 14: hand-edited model files are one ModelError (exit 2) in every command
+    *(Case(f"{command[0]} a model with {what}", (*command[:1], "bad.json", *command[1:]), 2, message,
+           files={"bad.json": text}, item=13 if "Infinity" not in what and "NaN" not in what else 14)
+      for what, text, message in [
+          ("points 10^309", _edited(terms_0_points="1" + "0" * 309), "(310 digits) is beyond the range of a number"),
+          ("points of 5000 digits", _edited(terms_0_points="9" * 5000), "(5000 digits) is beyond the range"),
+          ("deep nesting", MODEL.replace('"golden": []', '"golden": ' + "[" * 50_000 + "]" * 50_000),
+           "nested too deeply"),
+          ("positive Infinity", _edited(target_positive="Infinity"), "Infinity is not a number JSON allows"),
+          ("positive NaN", _edited(target_positive="NaN"), "NaN is not a number JSON allows"),
+          ("positive 1e999", _edited(target_positive="1e999"), "the number 1e999 is beyond the range"),
+      ]
+      for command in [("show",), ("predict", "d.csv", "-o", "o.csv"), ("export", "--format", "python", "-o", "o.py"),
+                      ("verify",)]),
     Case("Ctrl-C while reading", ("train", "train.csv", *TRAIN_ARGS, "-o", "m2.json"), 130,
          "error: interrupted", patch=_interrupted_read, item=6),
 ]

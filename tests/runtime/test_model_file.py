@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from scorecard.runtime import (
@@ -102,3 +103,41 @@ def test_an_old_file_without_the_new_policy_reads_unchanged():
     d.pop("missing")  # files written before "missing" was a field
     assert loads(json.dumps(d)).missing == "null"
     assert loads(dumps(sample())) == sample()
+
+
+def _with(field: str, raw: str) -> str:
+    """The sample model's JSON with ``field`` (``terms.0.points``) set to the raw JSON ``raw``."""
+    d = json.loads(dumps(sample()))
+    *path, last = field.split(".")
+    node = d
+    for key in path:
+        node = node[int(key)] if key.isdigit() else node[key]
+    node[int(last) if last.isdigit() else last] = "@@"
+    return json.dumps(d).replace('"@@"', raw)
+
+
+@pytest.mark.parametrize("field, raw, message", [
+    ("terms.0.points", "1" + "0" * 309, "(310 digits) is beyond the range of a number"),
+    ("terms.0.points", "-" + "9" * 5000, "(5000 digits) is beyond the range of a number"),
+    ("intercept", "1e400", "the number 1e400 is beyond the range"),
+    ("target.positive", "Infinity", "Infinity is not a number JSON allows"),
+    ("target.positive", "NaN", "NaN is not a number JSON allows"),
+    ("golden.0.row", "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+])
+def test_hand_edited_numbers_and_nesting_are_one_model_error(field, raw, message):
+    """Issue 12 items 13 and 14: these crashed with OverflowError, ValueError, RecursionError,
+    or (positive Infinity) were accepted and broke the exported Python."""
+    with pytest.raises(ModelError) as err:
+        loads(_with(field, raw))
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("positive", [math.inf, math.nan, 10 ** 400, None, ["1"]])
+def test_target_positive_must_be_text_or_a_finite_number(positive):
+    with pytest.raises(ModelError, match="target.positive: must be a string or a finite number"):
+        Model("linear", Target("y", positive), (Input("a", "numeric"),), (Term("a", "linear", None, 1, "a"),), 0)
+
+
+def test_an_integer_beyond_doubles_built_in_code_is_refused_not_a_crash():
+    with pytest.raises(ModelError, match=r"terms\[0\].points: must be a finite number"):
+        Model("linear", Target("y", 1), (Input("a", "numeric"),), (Term("a", "linear", None, 10 ** 400, "a"),), 0)
