@@ -198,6 +198,10 @@ CASES = [
       ]
       for command in [("show",), ("predict", "d.csv", "-o", "o.csv"), ("export", "--format", "python", "-o", "o.py"),
                       ("verify",)]),
+    # item 17: a finite but huge value is refused naming file, column and value, before any numpy warning
+    Case("train on 1e308", ("train", "big.csv", *TRAIN_ARGS, "-o", "m2.json"), 2,
+         "big.csv: column 'a' holds '1e308' on line 7, beyond the largest magnitude training accepts",
+         files={"big.csv": TRAIN.replace("\n1,5,1\n", "\n1,1e308,1\n", 1)}, item=17),
     Case("Ctrl-C while reading", ("train", "train.csv", *TRAIN_ARGS, "-o", "m2.json"), 130,
          "error: interrupted", patch=_interrupted_read, item=6),
 ]

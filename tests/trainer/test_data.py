@@ -155,3 +155,18 @@ def test_numerically_equal_target_values_are_one_class(write, positive):
     data = load(path, positive=positive)
     assert data.target.positive == 1
     assert data.y.tolist() == [-1, 1, 1, -1, 1]
+
+
+@pytest.mark.parametrize("value", ["1e308", "-1.7976931348623157e308", "1e101"])
+def test_a_huge_finite_value_is_refused_naming_file_column_and_value(write, value):
+    """Issue 12 item 17: a finite 1e308 ended in numpy overflow warnings and an error about
+    golden[2].score, naming neither file, column nor value."""
+    path = write("t.csv", f"y,x\n0,1\n1,2\n0,{value}\n")
+    with pytest.raises(DataError) as err:
+        load(path)
+    assert f"t.csv: column 'x' holds '{value}' on line 4, beyond the largest magnitude" in str(err.value)
+
+
+def test_values_up_to_the_largest_magnitude_are_numbers(write):
+    data = load(write("t.csv", "y,x\n0,1\n1,-1e100\n"))
+    assert data.frame["x"].tolist() == [1.0, -1e100]

@@ -24,6 +24,9 @@ from scorecard.runtime.table import RESERVED  # the columns scoring adds; traini
 from ..options.config import MISSING
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
+#: The largest magnitude a numeric training value may have: beyond, the squares and sums of
+#: training overflow a double (1.8e308) and end in inf far from the value that caused it.
+LARGEST = 1e100
 BOOLEANS = {"true": True, "false": False}
 
 
@@ -299,6 +302,12 @@ def _type_column(series: pd.Series, name: str, source: str, where) -> tuple[str,
         k = bad[0]
         raise DataError(f"{source}: column {name!r} holds {series.iloc[k]!r} on {where(index[k])}, "
                         "which is not a finite number; leave the cell empty for a missing value")
+    with np.errstate(invalid="ignore"):
+        huge = np.flatnonzero(np.abs(values) > LARGEST)
+    if len(huge):
+        k = huge[0]
+        raise DataError(f"{source}: column {name!r} holds {series.iloc[k]!r} on {where(index[k])}, beyond "
+                        f"the largest magnitude training accepts ({LARGEST:g}); rescale the column")
     present = values[~np.isnan(values)]
     kind = "binary" if len(present) and np.isin(present, (0.0, 1.0)).all() else "numeric"
     return kind, pd.Series(values, index=index, dtype=float), None
