@@ -17,7 +17,6 @@ values as NULL / NaN / '' (a blank text of a categorical input as that text).
 """
 from __future__ import annotations
 
-import csv
 import importlib.util
 import math
 import os
@@ -30,7 +29,7 @@ from typing import Callable, Iterable, Mapping
 from scorecard.runtime import Input, Model, RowError, predict, score
 from scorecard.runtime.risk import risk_function
 from scorecard.runtime.score import coerce, is_missing
-from scorecard.runtime.table import added_columns
+from scorecard.runtime.table import added_columns, csv_records
 
 from . import onnx as onnx_export
 from . import python as python_export
@@ -388,17 +387,26 @@ def read_rows(path: str) -> list[dict]:
 
         return pd.read_parquet(path).to_dict("records")
     try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            return list(csv.DictReader(fh))
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            return rows_of(fh, path)
     except FileNotFoundError:
         raise RowError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise RowError(f"{path}: cannot read the data ({exc})") from None
+    except OSError as exc:
+        raise RowError(f"{path}: cannot read the data ({exc.strerror or exc})") from None
 
 
-def verify_all(model: Model, data: str | None = None) -> list[FormatCheck]:
-    """``verify`` over the golden rows and, when given, the rows of the file ``data``."""
-    rows = read_rows(data) if data else []
+def rows_of(infile, source: str) -> list[dict]:
+    """CSV text's rows as dicts, read as ``predict`` reads them (runtime.table.csv_records):
+    duplicate column names, ragged rows and non-UTF-8 text are refused the same way."""
+    header, records = csv_records(infile, source)
+    return [dict(zip(header, cells)) for _, cells in records]
+
+
+def verify_all(model: Model, data: str | None = None, rows: list[dict] | None = None) -> list[FormatCheck]:
+    """``verify`` over the golden rows and, when given, the rows of the file ``data`` (or
+    ``rows``, already read from it)."""
+    if rows is None:
+        rows = read_rows(data) if data else []
     if rows:
         lacking = [i.name for i in model.used_inputs if i.name not in rows[0]]
         if lacking:

@@ -8,7 +8,9 @@ for the caller to report.
 """
 from __future__ import annotations
 
+import codecs
 import csv
+import sys
 from dataclasses import dataclass
 from typing import Iterator, TextIO
 
@@ -39,6 +41,79 @@ class ScoredTable:
     unscored: int
 
 
+#: The largest CSV cell read (the csv module's default, 131,072 characters, is far too small).
+FIELD_SIZE_LIMIT = min(sys.maxsize, 2**31 - 1)
+
+
+def csv_reader(infile: TextIO):
+    """``csv.reader`` for any cell size: every CSV reader of the project starts here."""
+    if csv.field_size_limit() < FIELD_SIZE_LIMIT:
+        csv.field_size_limit(FIELD_SIZE_LIMIT)
+    return csv.reader(infile)
+
+
+def not_utf8(source: str, exc: UnicodeDecodeError, path: object = None) -> str:
+    """``SOURCE: not UTF-8 text (REASON at byte N)``, N the offset in the file: a text file
+    decodes in chunks, so ``exc.start`` counts from its chunk; ``path`` (a file name) is
+    read again to find the real offset."""
+    offset = exc.start
+    if isinstance(path, str):
+        found = _first_bad_byte(path)
+        if found is not None:
+            offset = found
+    return f"{source}: not UTF-8 text ({exc.reason} at byte {offset})"
+
+
+def _first_bad_byte(path: str) -> int | None:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    done = 0
+    try:
+        with open(path, "rb") as fh:
+            while True:
+                chunk = fh.read(1 << 20)
+                try:
+                    decoder.decode(chunk, final=not chunk)
+                except UnicodeDecodeError as exc:
+                    return done - len(decoder.getstate()[0]) + exc.start
+                if not chunk:
+                    return None
+                done += len(chunk)
+    except OSError:
+        return None
+
+
+def csv_records(infile: TextIO, source: str, added: tuple[str, ...] = ()) -> tuple[list[str], Iterator]:
+    """The one CSV reader of every command: (header, records), each record ``(line, cells)``
+    with ``line`` the file line it starts on. Refuses (RowError, naming ``source``) an empty
+    file, a duplicate column name, a clash with ``added``, a row with the wrong number of
+    cells, text that is not UTF-8 (with the file's byte offset) and malformed CSV; blank
+    lines are skipped; a cell may be of any size."""
+    reader = csv_reader(infile)
+    path = getattr(infile, "name", None)
+    try:
+        header = read_header(reader, source, added)
+    except UnicodeDecodeError as exc:
+        raise RowError(not_utf8(source, exc, path)) from None
+    except csv.Error as exc:
+        raise RowError(f"{source}: not a readable CSV file ({exc})") from None
+
+    def records() -> Iterator[tuple[int, list[str]]]:
+        start = reader.line_num
+        try:
+            for cells in reader:
+                if cells:
+                    if len(cells) != len(header):
+                        raise RowError(f"{source}: line {start + 1} has {len(cells)} cells, the header has {len(header)}")
+                    yield start + 1, cells
+                start = reader.line_num
+        except UnicodeDecodeError as exc:
+            raise RowError(not_utf8(source, exc, path)) from None
+        except csv.Error as exc:
+            raise RowError(f"{source}: line {start + 1}: not readable CSV ({exc})") from None
+
+    return header, records()
+
+
 def read_header(reader: Iterator[list[str]], source: str, added: tuple[str, ...] = ADDED) -> list[str]:
     """The CSV header, refusing empty files, duplicate names and clashes with the added columns."""
     try:
@@ -62,19 +137,14 @@ def score_csv(model: Model, infile: TextIO, outfile: TextIO, source: str = "DATA
     added = added_columns(model)
     with_probability = len(added) > len(ADDED)
     risk = risk_function(model.probability)
-    reader = csv.reader(infile)
-    header = read_header(reader, source, added)
+    header, records = csv_records(infile, source, added)
     missing = [i.name for i in model.used_inputs if i.name not in header]
     if missing:
         raise RowError(f"{source}: the model needs column {missing[0]!r}, which the data lacks")
     writer = csv.writer(outfile, lineterminator="\n")
     writer.writerow(header + list(added))
     rows = unscored = 0
-    for line_no, cells in enumerate(reader, start=2):
-        if not cells:
-            continue
-        if len(cells) != len(header):
-            raise RowError(f"{source}: line {line_no} has {len(cells)} cells, the header has {len(header)}")
+    for line_no, cells in records:
         try:
             value = score(model, dict(zip(header, cells)))
         except RowError as exc:

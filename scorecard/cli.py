@@ -373,7 +373,14 @@ def verify(model: ModelPath,
     from scorecard.exporters.verify import verify_all
     from scorecard.runtime import load
 
-    checks = verify_all(load(model), data=data)
+    fitted = load(model)
+    rows = None
+    if data is not None:  # read as predict reads it: one reader for every command
+        from scorecard.exporters.verify import rows_of
+
+        with _csv_text(data) as infile:
+            rows = rows_of(infile, data)
+    checks = verify_all(fitted, data=data, rows=rows)
     for check in checks:
         print(check.line())
     if any(check.ok is False for check in checks):  # ok is None for a check skipped on this machine

@@ -99,6 +99,10 @@ def _status(name: str, status: str) -> Callable:
 
 
 TRAIN_ARGS = ("--target", "y", "--time-limit", "20")
+#: TRAIN far past the decoder's first chunk (8 KiB), then a byte that is not UTF-8.
+BAD_BYTES = (TRAIN + TRAIN.split("\n", 1)[1] * 300).encode() + b"1,\xff,0\n"
+BAD_OFFSET = BAD_BYTES.index(b"\xff")
+LONG_CELL = f"a,b,note\n5,1,{'x' * 200_000}\n1,0,short\n"
 
 
 def _edited(**raw: str) -> str:
@@ -202,6 +206,23 @@ CASES = [
     Case("train on 1e308", ("train", "big.csv", *TRAIN_ARGS, "-o", "m2.json"), 2,
          "big.csv: column 'a' holds '1e308' on line 7, beyond the largest magnitude training accepts",
          files={"big.csv": TRAIN.replace("\n1,5,1\n", "\n1,1e308,1\n", 1)}, item=17),
+    # item 16: a non-UTF-8 byte is reported at its offset in the file, by every command, naming the file
+    *(Case(f"{command[0]} a bad byte far into the file", command, 2,
+           f"bad.csv: not UTF-8 text (invalid start byte at byte {BAD_OFFSET})",
+           files={"bad.csv": BAD_BYTES}, item=16)
+      for command in [("predict", "m.json", "bad.csv", "-o", "o.csv"), ("predict", "m.json", "bad.csv"),
+                      ("train", "bad.csv", *TRAIN_ARGS, "-o", "m2.json"), ("verify", "m.json", "--data", "bad.csv")]),
+    # item 12: a cell over 131,072 characters is read like any other
+    Case("predict a cell of 200,000 characters", ("predict", "m.json", "long.csv", "-o", "o.csv"), 0, "",
+         files={"long.csv": LONG_CELL}, changes=("o.csv",),
+         check=lambda p: (p / "o.csv").read_text().splitlines()[1] == f"5,1,{'x' * 200_000},2,1", item=12),
+    Case("verify a cell of 200,000 characters", ("verify", "m.json", "--data", "long.csv"), 0, "",
+         files={"long.csv": LONG_CELL}, item=12),
+    # item 11: verify --data reads files as predict does
+    Case("verify duplicate headers", ("verify", "m.json", "--data", "dup.csv"), 2,
+         "dup.csv: column 'a' appears twice in the header", files={"dup.csv": "a,b,a\n1,0,5\n"}, item=11),
+    Case("verify a ragged row", ("verify", "m.json", "--data", "ragged.csv"), 2,
+         "ragged.csv: line 3 has 1 cells, the header has 2", files={"ragged.csv": "a,b\n1,0\n5\n"}, item=11),
     Case("Ctrl-C while reading", ("train", "train.csv", *TRAIN_ARGS, "-o", "m2.json"), 130,
          "error: interrupted", patch=_interrupted_read, item=6),
 ]

@@ -20,6 +20,7 @@ import pandas as pd
 from scorecard.runtime import Input, Target
 from scorecard.runtime.errors import DataError
 from scorecard.runtime.table import RESERVED  # the columns scoring adds; training refuses them
+from scorecard.runtime.table import csv_reader, not_utf8
 
 from ..options.config import MISSING
 
@@ -101,7 +102,7 @@ def read_table(path: str) -> pd.DataFrame:
 def _read_csv(path: str) -> pd.DataFrame:
     try:
         with open(path, newline="", encoding="utf-8-sig") as fh:
-            reader = csv.reader(fh)
+            reader = csv_reader(fh)  # the runtime's reader: a cell of any size
             header = next(reader, None)
             if header is None:
                 raise DataError(f"{path}: the file is empty (no header row)")
@@ -119,7 +120,7 @@ def _read_csv(path: str) -> pd.DataFrame:
                 lines.append(start + 1)
                 start = reader.line_num
     except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise DataError(not_utf8(path, exc, path)) from None
     except csv.Error as exc:
         raise DataError(f"{path}: not a readable CSV file ({exc})") from None
     if not rows:

@@ -303,6 +303,7 @@ def _format(value):
 def score_csv(infile, outfile, source):
     """Copy CSV rows from ``infile`` to ``outfile`` with score and prediction; returns
     (rows, unscored)."""
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # a cell of any size, as the runtime reads it
     reader = csv.reader(infile)
     try:
         header = next(reader)
