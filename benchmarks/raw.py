@@ -58,6 +58,9 @@ RESULTS_CACHE = CACHE / "results.jsonl"
 HELPER = HERE / "raw_fasterrisk.py"
 FR_VENV = CACHE / "venv-fasterrisk"
 METHODS = ("ours", "fasterrisk", "l1lr", "l1lr-rounded")
+#: ``ours`` with ``--numeric linear`` (points times the raw value, the paper's design): the
+#: comparison that chose ``--numeric cuts`` as the default; run it by naming it in --methods.
+LINEAR = "ours-linear"
 SEED = 0
 TEST_SHARE = 0.3
 FR_K, FR_LB, FR_UB = 5, -10, 10
@@ -195,12 +198,12 @@ def scorecard_cmd() -> list[str]:
     return [str(exe)] if exe.exists() else ["scorecard"]
 
 
-def run_ours(name: str, train: Path, test: Path, time_limit: float) -> dict:
+def run_ours(name: str, train: Path, test: Path, time_limit: float, extra: tuple[str, ...] = ()) -> dict:
     spec = DATASETS[name]
     model = train.with_name(f"ours-{time_limit:g}.json")
     model.unlink(missing_ok=True)
     command = [*scorecard_cmd(), "train", str(train), "--target", spec.target, "--positive", spec.positive,
-               "--time-limit", f"{time_limit:g}", "-o", str(model)]
+               "--time-limit", f"{time_limit:g}", *extra, "-o", str(model)]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     wall = time.perf_counter() - start
@@ -336,7 +339,7 @@ def _new_sklearn() -> bool:
 
 
 def key(dataset: str, method: str, time_limit: float) -> tuple:
-    return (dataset, method, time_limit if method == "ours" else None)
+    return (dataset, method, time_limit if method in ("ours", LINEAR) else None)
 
 
 def read_cache() -> dict[tuple, dict]:
@@ -370,6 +373,10 @@ def run_all(args: argparse.Namespace, command: str) -> None:
             result = run_ours(name, train, test, args.time_limit)
             append({**common, "method": "ours", "time_limit": args.time_limit, **result})
             print(f"{name} ours: {result.get('failure') or result.get('summary')}", file=sys.stderr, flush=True)
+        if LINEAR in todo:
+            result = run_ours(name, train, test, args.time_limit, ("--numeric", "linear"))
+            append({**common, "method": LINEAR, "time_limit": args.time_limit, **result})
+            print(f"{name} {LINEAR}: {result.get('failure') or result.get('summary')}", file=sys.stderr, flush=True)
         if "fasterrisk" in todo:
             result = run_fasterrisk(name, train, test)
             append({**common, "method": "fasterrisk", "time_limit": None, **result})
@@ -530,6 +537,26 @@ def report(args: argparse.Namespace) -> str:
                          + ("; ".join(o["card"]) or "no term (the same prediction, negative, for every row)"))
     if cards:
         lines += ["", "Our cards:", "", *cards]
+    linear = [(n, get(n, "ours"), get(n, LINEAR)) for n in names if get(n, LINEAR) is not None]
+    if linear:
+        lines += ["", "`--numeric cuts` (the default: cut-off conditions `x >= t`) against `--numeric linear` (points "
+                  "times the raw value, the paper's design and the default before), same command and time limit:", "",
+                  "| data set | cuts: test error | items | s | proven / gap | linear: test error | items | s | "
+                  "proven / gap |", "|---|---:|---:|---:|---|---:|---:|---:|---|"]
+        for n, c, li in linear:
+            cells = [n]
+            for run in (c, li):
+                if run is None:
+                    cells += ["not run", "", "", ""]
+                elif "failure" in run:
+                    cells += [run["failure"].split(":")[0], "–", f"{run['seconds']:.1f}", "–"]
+                else:
+                    cells += [pct(run["test_error"]), str(run["items"]), f"{run['seconds']:.1f}", proof(run)]
+            lines.append("| " + " | ".join(cells) + " |")
+        lines += ["", "Cards with `--numeric linear`:", ""]
+        lines += [f"- {n} (intercept {li['intercept']:g}): "
+                  + ("; ".join(li["card"]) or "no term (the same prediction, negative, for every row)")
+                  for n, _, li in linear if "card" in li]
     return "\n".join(lines)
 
 
@@ -537,7 +564,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0, help="--time-limit of our command (default 60)")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=list(DATASETS))
-    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
+    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=[*METHODS, LINEAR])
     parser.add_argument("--force", action="store_true", help="rerun what is cached")
     parser.add_argument("--report-only", action="store_true", help="run nothing, report the cache")
     parser.add_argument("--write", action="store_true", help="write the raw section of benchmarks/RESULTS.md")

@@ -97,11 +97,11 @@ class Row:
 
     @property
     def points_text(self) -> str:
-        """``× 4`` for a multiply row, else ``18 points`` / ``1 point`` / ``-8 points``."""
+        """``× 4`` for a multiply row, else ``18 points`` / ``1 point`` / ``-1 point`` / ``-8 points``."""
         n = number_text(self.points)
         if self.multiply:
             return f"\u00d7 {n}"
-        return f"{n} point" if n == "1" else f"{n} points"
+        return f"{n} point" if n in ("1", "-1") else f"{n} points"
 
 
 @dataclass(frozen=True)

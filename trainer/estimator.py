@@ -35,8 +35,10 @@ class SLIMClassifier:
     def __init__(self, *, c0: float = 0.01, coef_min: int = -10, coef_max: int = 10,
                  intercept_min: int = -100, intercept_max: int = 100, max_features: int | None = None,
                  min_features: int | None = None, signs: dict | None = None, w_pos: float = 0.5,
-                 solver: str = "auto", time_limit: float = 60.0, threads: int = 1, seed: int = 0):
+                 numeric: str = "cuts", solver: str = "auto", time_limit: float = 60.0, threads: int = 1,
+                 seed: int = 0):
         self.c0 = c0
+        self.numeric = numeric
         self.coef_min = coef_min
         self.coef_max = coef_max
         self.intercept_min = intercept_min

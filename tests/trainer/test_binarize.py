@@ -62,3 +62,55 @@ def test_negations_can_be_left_out_and_useless_rules_are():
     assert not any(" < " in lab or "!=" in lab or lab.startswith("not ") for lab in labels)
     assert not any(lab.startswith("constant") for lab in labels)  # holds on every row
     assert "age >= 60.2" in labels and "age >= 60.5" not in labels  # the same rows on integer ages
+
+
+# ------------------------------------------------------------------ cut-offs of a SLIM card
+
+
+def test_a_cut_rounds_to_two_significant_digits_or_the_columns_precision():
+    from scorecard.trainer.data.binarize import round_cut
+    assert round_cut(147.3) == 150 and isinstance(round_cut(147.3), int)
+    assert round_cut(9837.2) == 9800
+    assert round_cut(0.23456) == 0.23
+    assert round_cut(3.7, exponent=0) == 4  # a column of whole numbers: whole cuts
+    assert round_cut(93_456, exponent=2) == 93_000  # two digits are coarser than hundreds
+    assert round_cut(1_234, exponent=2) == 1_200
+    assert repr(round_cut(0.20000000000000284)) == "0.2"  # never float noise
+
+
+def test_the_columns_precision_is_its_coarsest_power_of_ten():
+    from scorecard.trainer.data.binarize import precision_exponent
+    assert precision_exponent(np.array([8300.0, 9100.0, 11500.0])) == 2
+    assert precision_exponent(np.array([1.0, 2.0, 17.0])) == 0
+    assert precision_exponent(np.array([0.1, 0.25, 0.3])) == -2
+    assert precision_exponent(np.array([0.1 + 0.2, 0.7])) == -1  # 0.30000000000000004 reads as 0.3
+
+
+def test_card_cuts_are_few_round_distinct_and_split_the_rows():
+    from scorecard.trainer.data.binarize import card_cuts, significant_digits
+    rng = np.random.default_rng(0)
+    for values, most in [(np.round(rng.normal(120, 30, 500)), 8), (rng.uniform(8300, 11500, 500), 8),
+                         (rng.uniform(0, 1, 500), 5), (np.round(rng.uniform(18, 90, 500)), 8)]:
+        cuts = card_cuts(values, most)
+        assert 2 <= len(cuts) <= most and list(cuts) == sorted(set(cuts))
+        for cut in cuts:
+            above = int((values >= cut).sum())
+            assert 0 < above < len(values)
+            assert significant_digits(cut) <= 3  # 2, or 3 where 2 would repeat another cut
+            assert repr(cut) == repr(float(cut)) or isinstance(cut, int)
+        counts = [int((values >= c).sum()) for c in cuts]
+        assert len(set(counts)) == len(counts)  # no two cuts flag the same rows
+
+
+def test_card_cuts_of_income_in_the_thousands_read_like_9800():
+    from scorecard.trainer.data.binarize import card_cuts, number_text
+    values = np.random.default_rng(1).uniform(8300, 11500, 300)
+    cuts = card_cuts(values, 8)
+    assert all(isinstance(c, int) and c % 100 == 0 for c in cuts)
+    assert number_text(9800) == "9800" and number_text(12000) == "12,000" and number_text(0.25) == "0.25"
+
+
+def test_few_distinct_values_give_cuts_between_neighbours_and_none_for_a_constant():
+    from scorecard.trainer.data.binarize import card_cuts
+    assert card_cuts(np.array([1.0, 1.0, 2.0, 5.0, np.nan])) == (2, 3)
+    assert card_cuts(np.array([7.0, 7.0, np.nan])) == ()

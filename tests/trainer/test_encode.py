@@ -20,3 +20,68 @@ def test_a_design_column_becomes_the_runtime_term_it_stands_for():
     column = encode(labeled(frame)).columns[0]
     term = column.term(3)
     assert (term.input, term.op, term.value, term.points, term.label) == ("odor", "==", "foul", 3, "odor = foul")
+
+
+# ------------------------------------------------------------------ --numeric cuts / linear
+
+from scorecard.trainer.data.families import design_for  # noqa: E402
+from scorecard.trainer.options.config import TrainConfig  # noqa: E402
+from scorecard.trainer.problem.constrained import constrained_problem, violations  # noqa: E402
+
+RAW = pd.DataFrame({"glu": [85, 120, 150, 99, 180, 140, 110, 160, 95, 130, 170, 105],
+                    "grade": [1, 3, 2, 5, 4, 2, 1, 3, 2, 5, 4, 1],
+                    "smoker": [0, 1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0],
+                    "sex": ["f", "m", "f", "m", "f", "m", "f", "m", "f", "m", "f", "m"],
+                    "y": [0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0]})
+
+
+def test_numeric_linear_is_the_papers_design_exactly():
+    data = labeled(RAW)
+    old, new = encode(data), design_for(data, TrainConfig(numeric="linear"))
+    assert new.columns == old.columns
+    np.testing.assert_array_equal(new.X, old.X)
+
+
+def test_cuts_make_a_wide_numeric_column_conditions_and_keep_the_rest():
+    design = design_for(labeled(RAW), TrainConfig(max_cuts=3))
+    by_input = {}
+    for col in design.columns:
+        by_input.setdefault(col.input, []).append(col)
+    assert {c.op for c in by_input["glu"]} == {">="} and 1 <= len(by_input["glu"]) <= 3
+    assert all(c.label == f"glu >= {c.value}" and isinstance(c.value, int) for c in by_input["glu"])
+    assert [c.op for c in by_input["grade"]] == ["linear"]  # whole numbers within +-10: a grade stays linear
+    assert [c.op for c in by_input["smoker"]] == ["linear"]  # a binary column is one condition
+    assert [c.op for c in by_input["sex"]] == ["==", "=="]
+    j = design.columns.index(by_input["glu"][0])
+    np.testing.assert_array_equal(design.X[:, j], (RAW["glu"] >= by_input["glu"][0].value).astype(float))
+
+
+def test_numeric_for_and_given_cuts_choose_per_column():
+    config = TrainConfig(numeric="linear", numeric_by_input={"grade": "cuts"}, cuts={"grade": (3,)})
+    design = design_for(labeled(RAW), config)
+    ops = [(c.input, c.op, c.value) for c in design.columns if c.input in ("glu", "grade")]
+    assert ops == [("glu", "linear", None), ("grade", ">=", 3)]
+    assert all(c.op == "linear" for c in design_for(labeled(RAW), TrainConfig(numeric_by_input={"glu": "linear"}))
+               .columns if c.input == "glu")
+
+
+def test_a_sign_holds_on_every_cut_off_of_its_column():
+    data, config = labeled(RAW), TrainConfig(signs={"glu": "+"}, max_cuts=3)
+    design = design_for(data, config)
+    problem = constrained_problem(design, data, config)
+    glu = [j for j, c in enumerate(design.columns) if c.input == "glu"]
+    assert len(glu) >= 2 and all(problem.coef_lo[j] == 0 and problem.coef_hi[j] == 10 for j in glu)
+
+
+def test_max_features_counts_columns_not_conditions():
+    data, config = labeled(RAW), TrainConfig(max_features=1, max_cuts=3)
+    design = design_for(data, config)
+    problem = constrained_problem(design, data, config)
+    glu = [j for j, c in enumerate(design.columns) if c.input == "glu"]
+    sex = next(j for j, c in enumerate(design.columns) if c.input == "sex")
+    two_cuts = np.zeros(len(design.columns), dtype=np.int64)
+    two_cuts[glu[:2]] = (2, 3)
+    assert not violations(problem, two_cuts, -2)  # one column, two of its conditions: one feature
+    two_columns = two_cuts.copy()
+    two_columns[sex] = 1
+    assert any("max_features = 1" in v for v in violations(problem, two_columns, -2))

@@ -40,7 +40,7 @@ def test_every_option_has_help_a_section_and_a_known_cli_form():
         if option.flags:
             assert option.cli_type is not None and all(f.startswith("--") for f in option.flags), option.name
     assert len({o.cli_name for o in spec.cli_options()}) == len(spec.cli_options())
-    assert set(PER_COLUMN) == {"signs", "coefficients", "c0_by_input", "cuts"}
+    assert set(PER_COLUMN) == {"signs", "coefficients", "c0_by_input", "cuts", "numeric_by_input"}
 
 
 @pytest.mark.parametrize("changes, message", [

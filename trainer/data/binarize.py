@@ -13,6 +13,7 @@ reads the way a clinician would write it and scores the training data the same.
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -22,6 +23,10 @@ from .prepare import LabeledData
 
 #: Default number of candidate thresholds per numeric input.
 MAX_THRESHOLDS = 16
+#: Default number of cut-off conditions ``x >= t`` per numeric input of a SLIM/PILM design.
+MAX_CUTS = 8
+#: Significant digits of an automatic cut-off (``glu >= 150``, ``income >= 9800``).
+CUT_DIGITS = 2
 
 
 def nice_cut(low: float, high: float) -> float | int:
@@ -68,8 +73,99 @@ def thresholds(values: np.ndarray, max_thresholds: int = MAX_THRESHOLDS) -> tupl
     return tuple(cuts)
 
 
+def precision_exponent(values: np.ndarray) -> int:
+    """The column's own precision as a power of ten: the largest ``e`` in [-9, 9] with every
+    value a multiple of ``10**e`` (0 for whole numbers, -1 for one decimal, 2 for hundreds)."""
+    present = np.abs(values[~np.isnan(values)])
+    present = present[present > 0]
+    if not len(present):
+        return 0
+    for e in range(9, -10, -1):
+        scaled = present / 10.0 ** e
+        whole = np.round(scaled)
+        if np.all(whole >= 1) and np.all(np.abs(scaled - whole) <= 1e-9 * scaled):
+            return e
+    return -9
+
+
+def significant_digits(v: float | int) -> int:
+    """How many significant digits ``v`` is written with (``9800``: 2, ``0.25``: 2, ``0``: 0)."""
+    if v == 0:
+        return 0
+    digits = Decimal(repr(float(v))).normalize().as_tuple().digits
+    return len(digits)
+
+
+def round_cut(value: float, exponent: int = -9, digits: int = CUT_DIGITS) -> float | int:
+    """``value`` rounded to ``digits`` significant digits, or to ``10**exponent`` (the column's
+    own precision) when that is coarser; an ``int`` when whole, never float noise (``0.2``,
+    not ``0.20000000000000284``)."""
+    if value == 0:
+        return 0
+    e = max(math.floor(math.log10(abs(value))) + 1 - digits, exponent)
+    return _whole(round(value, -e))
+
+
+def card_cuts(values: np.ndarray, max_cuts: int = MAX_CUTS, digits: int = CUT_DIGITS) -> tuple[float | int, ...]:
+    """Cut-offs ``t`` of the conditions ``x >= t`` a numeric column offers a scorecard.
+
+    At most ``max_cuts``: between adjacent distinct values when there are few, else at evenly
+    spaced quantiles of the rows. Each is a number a person writes on a card: the roundest
+    number within half a quantile step of its quantile when that has at most ``digits``
+    significant digits (``age >= 60``), else the quantile rounded to ``digits`` significant
+    digits or to the column's own precision when coarser (``income >= 9800``). Cuts that
+    round to the same value or flag the same training rows as another (or none, or all) are
+    dropped. Missing values are ignored.
+    """
+    present = values[~np.isnan(values)]
+    distinct = np.unique(present)
+    if len(distinct) < 2:
+        return ()
+    exponent = precision_exponent(distinct)
+    if len(distinct) - 1 <= max_cuts:
+        return distinct_cuts(present, [nice_cut(float(a), float(b)) for a, b in zip(distinct[:-1], distinct[1:])])
+    ordered = np.sort(present)
+    taken: dict[int, float | int] = {}  # rows flagged (x >= cut) -> cut
+    step = 1.0 / (max_cuts + 1)
+    for k in range(1, max_cuts + 1):
+        q, low, high = np.quantile(present, [k * step, (k - 0.5) * step, (k + 0.5) * step])
+        options = [nice_cut(float(low), float(high))] if low < high else []
+        options = [c for c in options if significant_digits(c) <= digits]
+        # the quantile at `digits` significant digits; one more when that repeats an earlier cut
+        options += [round_cut(float(q), exponent, digits), round_cut(float(q), exponent, digits + 1)]
+        for cut in options:
+            above = len(ordered) - int(np.searchsorted(ordered, cut, side="left"))
+            if 0 < above < len(ordered) and above not in taken:
+                taken[above] = cut
+                break
+    return tuple(sorted(taken.values()))
+
+
+def distinct_cuts(present: np.ndarray, candidates) -> tuple[float | int, ...]:
+    """``candidates`` sorted, keeping the first cut of each distinct set of rows ``x >= t``
+    that is neither empty nor every row."""
+    ordered = np.sort(present)
+    n = len(ordered)
+    out, seen = [], set()
+    for cut in sorted(set(candidates)):
+        above = n - int(np.searchsorted(ordered, cut, side="left"))
+        if 0 < above < n and above not in seen:
+            seen.add(above)
+            out.append(cut)
+    return tuple(out)
+
+
+def number_text(v: float | int) -> str:
+    """A cut-off as a card prints it: ``60``, ``0.25``, ``9800``, ``12,000`` (thousands grouped
+    from 10,000 on, so a year reads ``1990``)."""
+    if float(v).is_integer():
+        whole = int(v)
+        return f"{whole:,}" if abs(whole) >= 10_000 else str(whole)
+    return repr(float(v))
+
+
 def _number_text(v: float | int) -> str:
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
+    return number_text(v)
 
 
 def _whole(v: float) -> float | int:
@@ -103,6 +199,17 @@ def _categorical_rules(name: str, levels: Sequence[str]) -> list[tuple[Column, b
         if others:
             out.append((Column(name, "in", others, f"{name} != {level}"), True))
     return out
+
+
+def cut_columns(data: LabeledData, name: str, given: Sequence[float] | None = None,
+                max_cuts: int = MAX_CUTS) -> list[Column]:
+    """The cut-off conditions ``name >= t`` of a numeric input in a SLIM/PILM design: at the
+    ``given`` cuts, else at :func:`card_cuts`; a cut flagging no training row, every row, or
+    the same rows as an earlier one is left out."""
+    values = data.frame[name].to_numpy(dtype=float)
+    present = values[~np.isnan(values)]
+    cuts = distinct_cuts(present, given) if given is not None else card_cuts(values, max_cuts)
+    return [Column(name, ">=", _whole(v), f"{name} >= {number_text(v)}") for v in cuts]
 
 
 def rule_columns(data: LabeledData, *, cuts: Mapping[str, Sequence[float]] | None = None,

@@ -1,11 +1,12 @@
 """From typed input columns to the design matrix the integer program reads.
 
 Every design column remembers the raw condition it stands for (input, op, value, label), so
-a coefficient found by the solver becomes a runtime :class:`Term` with no guessing. Numeric
-and binary inputs enter as ``linear`` columns (points times the value, as in the paper's
-Section 3.1 scoring systems); categorical inputs are one-hot coded into ``==`` columns, one
-per level seen in training. Derived columns (thresholds for M-of-N and TILM, Section 3.3-3.4)
-are more :class:`Column` objects appended by :func:`extend`.
+a coefficient found by the solver becomes a runtime :class:`Term` with no guessing. Under
+``--numeric linear`` numeric and binary inputs enter as ``linear`` columns (points times the
+value, as in the paper's Section 3.1 scoring systems); categorical inputs are one-hot coded
+into ``==`` columns, one per level seen in training. Cut-off conditions ``x >= t`` (the
+``--numeric cuts`` default, ``families.slim_design``) and the rules of M-of-N and TILM
+(Section 3.3-3.4) are more :class:`Column` objects, made in ``binarize.py``.
 """
 from __future__ import annotations
 
@@ -61,15 +62,21 @@ class Design:
         return build(data, list(self.columns) + list(columns))
 
 
+def input_columns(data: LabeledData, name: str) -> list[Column]:
+    """Input ``name`` as the paper's SLIM reads it: one ``linear`` column for a numeric or
+    binary input, one ``==`` column per category level."""
+    inp = next(i for i in data.inputs if i.name == name)
+    if inp.type == "categorical":
+        levels = inp.categories if inp.categories is not None else sorted(set(data.frame[inp.name]))
+        return [Column(inp.name, "==", level, f"{inp.name} = {level}") for level in levels]
+    return [Column(inp.name, "linear", None, inp.name)]
+
+
 def default_columns(data: LabeledData) -> list[Column]:
     """One ``linear`` column per numeric/binary input, one ``==`` column per category level."""
     columns: list[Column] = []
     for inp in data.inputs:
-        if inp.type == "categorical":
-            levels = inp.categories if inp.categories is not None else sorted(set(data.frame[inp.name]))
-            columns += [Column(inp.name, "==", level, f"{inp.name} = {level}") for level in levels]
-        else:
-            columns.append(Column(inp.name, "linear", None, inp.name))
+        columns += input_columns(data, inp.name)
     return columns
 
 
@@ -82,5 +89,6 @@ def build(data: LabeledData, columns: list[Column]) -> Design:
 
 
 def encode(data: LabeledData) -> Design:
-    """The default SLIM design of ``data`` (linear numeric columns, one-hot categoricals)."""
+    """The paper's SLIM design of ``data`` (linear numeric columns, one-hot categoricals:
+    ``--numeric linear``; ``families.slim_design`` builds the cut-off default)."""
     return build(data, default_columns(data))

@@ -98,7 +98,7 @@ def load_toml(path: str) -> dict:
     return options
 
 
-PER_COLUMN = spec.per_column()  # signs, coefficients, c0_by_input, cuts
+PER_COLUMN = spec.per_column()  # signs, coefficients, c0_by_input, cuts, numeric_by_input
 
 
 def merge(file_options: Mapping[str, Any], flags: Mapping[str, Any]) -> dict:

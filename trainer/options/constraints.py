@@ -369,7 +369,7 @@ def constrained_names(config: Any) -> dict[str, list[str]]:
     def add(name: str, where: str) -> None:
         seen.setdefault(name, []).append(where)
 
-    for option in ("signs", "coefficients", "c0_by_input", "cuts"):
+    for option in ("signs", "coefficients", "c0_by_input", "cuts", "numeric_by_input"):
         for name in getattr(config, option):
             add(name, f"{option}.{name}")
     for k, g in enumerate(config.at_most_one):

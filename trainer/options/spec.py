@@ -32,6 +32,7 @@ MODELS = ("slim", "mofn", "pilm", "tilm")
 LOSSES = ("zero-one", "logistic", "hinge", "exponential", "quadratic")
 SOLVERS = ("auto", "cbc", "highs", "cplex", "gurobi", "cpsat")
 MISSING = ("null", "drop", "impute")
+NUMERIC = ("cuts", "linear")
 
 #: README groups, in the order the table shows them.
 SECTIONS = ("data", "model", "coefficients", "features", "constraints", "rules", "solver", "file")
@@ -119,6 +120,15 @@ def _signs(v: Any):
     for col, sign in v.items():
         if sign not in ("+", "-"):
             return f"{col}={sign}", "COL=+ or COL=-"
+    return None
+
+
+def _numeric_modes(v: Any):
+    if not isinstance(v, Mapping):
+        return v, "COL=cuts or COL=linear (a table of column = \"cuts\" or \"linear\" in TOML)"
+    for col, mode in v.items():
+        if mode not in NUMERIC:
+            return f"{col}={mode}", "COL=cuts or COL=linear"
     return None
 
 
@@ -223,6 +233,19 @@ OPTIONS: tuple[Option, ...] = (
     Option("w_pos", float, 0.5, Number(low=0, high=1, low_open=True, high_open=True),
            "Weight of the positive class, in (0, 1).", ("--w-pos",), float, metavar="W", estimator=True,
            doc="weight of the positive class in (0, 1); negatives get 1 - W"),
+    Option("numeric", str, "cuts", Choices(NUMERIC), "cuts (conditions COL >= t) or linear (points x COL).",
+           ("--numeric",), str, metavar="{cuts,linear}", estimator=True,
+           doc="how a numeric (non-binary) column enters SLIM and PILM: `cuts`, as cut-off conditions `COL >= t` "
+               "each worth its own points (at most --max-cuts per column, at quantiles of the training rows, "
+               "rounded to 2 significant digits or the column's own precision: `glu >= 150`; --cuts gives "
+               "them), except a column of whole numbers within +-10 (a grade, a count), which stays linear; "
+               "`linear`, as points times the value, the paper's Section 3.1 design. A binary column is "
+               "one condition and a text column one per level either way"),
+    Option("numeric_by_input", Mapping[str, str], {}, _numeric_modes, "COL=cuts or COL=linear: COL's own --numeric "
+           "(repeat).", ("--numeric-for",), list[str], "per_column", metavar="COL=linear",
+           doc="COL's own --numeric (repeat the flag; `[numeric_by_input]` table in TOML)"),
+    Option("max_cuts", int, 8, Number(low=1, integer=True), "Cut-off conditions per numeric column (--numeric cuts).",
+           ("--max-cuts",), int, metavar="N", doc="most cut-off conditions per numeric column (--numeric cuts)"),
     # -------------------------------------------------------- coefficients
     Option("coef_min", int, -10, Number(integer=True), "Smallest coefficient.", ("--coef-min",), int, metavar="N",
            estimator=True, section="coefficients", doc="smallest coefficient (an integer <= --coef-max)"),
@@ -247,13 +270,17 @@ OPTIONS: tuple[Option, ...] = (
     Option("signs", Mapping[str, str], {}, _signs, "COL=+ or COL=- (repeat for more columns).", ("--sign",),
            list[str], "per_column", metavar="COL=+ or COL=-", estimator=True, estimator_default=None,
            section="coefficients",
-           doc="the coefficient of COL is >= 0 / <= 0 (repeat the flag; `[signs]` table in TOML)"),
+           doc="the coefficient of COL is >= 0 / <= 0, on each of its cut-off conditions too, so the points "
+               "rise (fall) with COL (repeat the flag; `[signs]` table in TOML)"),
     # -------------------------------------------------------- features
-    Option("max_features", Optional[int], None, Number(low=0, integer=True), "At most this many features.",
+    Option("max_features", Optional[int], None, Number(low=0, integer=True),
+           "At most this many features (SLIM/PILM: data columns, each with all its conditions).",
            ("--max-features",), int, metavar="N", estimator=True, section="features",
-           doc="at most this many features (Section 2.5)"),
-    Option("min_features", Optional[int], None, Number(low=0, integer=True), "At least this many features.",
-           ("--min-features",), int, metavar="N", estimator=True, section="features", doc="at least this many features"),
+           doc="at most this many features (Section 2.5); in SLIM and PILM a feature is a column of the data, "
+               "however many conditions (cut-offs, levels) of it the card shows"),
+    Option("min_features", Optional[int], None, Number(low=0, integer=True),
+           "At least this many features (counted as --max-features does).", ("--min-features",), int,
+           metavar="N", estimator=True, section="features", doc="at least this many features (counted as --max-features)"),
     Option("c0_by_input", Mapping[str, float], {}, None, "COL=X: COL's own C0 (repeat).", ("--c0-for",), list[str],
            "per_column", "number", metavar="COL=X", section="features",
            doc="COL's own C0 (Section 2.4; repeat the flag; `[c0_by_input]` table in TOML)"),
@@ -281,9 +308,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("tiers", tuple, (), None, "PILM coefficient sets with their own C0 (Section 3.2).", section="rules",
            doc="PILM: coefficient sets with their own C0, from the most interpretable (Section 3.2; "
                "`[[tiers]] values = ..., c0 = ...`, TOML only)"),
-    Option("cuts", Mapping[str, Any], {}, None, "COL=40,60: thresholds for M-of-N/TILM rules (repeat).", ("--cuts",),
-           list[str], "per_column", "numbers", metavar="COL=40,60", section="rules",
-           doc="thresholds of COL's M-of-N/TILM rules (repeat the flag; `[cuts]` table in TOML)"),
+    Option("cuts", Mapping[str, Any], {}, None, "COL=40,60: thresholds of COL's cut-offs and M-of-N/TILM rules "
+           "(repeat).", ("--cuts",), list[str], "per_column", "numbers", metavar="COL=40,60", section="rules",
+           doc="thresholds of COL's cut-off conditions (--numeric cuts) and M-of-N/TILM rules (repeat the flag; "
+               "`[cuts]` table in TOML)"),
     Option("max_thresholds", int, 16, Number(low=1, integer=True),
            "Automatic thresholds per numeric column (M-of-N, TILM).", ("--max-thresholds",), int, metavar="N",
            section="rules"),

@@ -39,6 +39,9 @@ class ColumnConstraints:
     max_fpr, min_tpr, max_positive_rate: Section 2.6's single-shot limits.
     tiers: PILM (Section 3.2): (values, extra price over ``problem.c0``) of tiers 2..R.
     tilm: TILM's per-input block, or None.
+    max_inputs, min_inputs: ``--max-features``/``--min-features`` counted in raw inputs (a
+      data column with all its cut-off conditions or levels is one feature), when some input
+      has more than one design column; ``columns_of`` then holds every input.
     """
 
     coef_values: Mapping[int, tuple[Number, ...]]
@@ -53,6 +56,8 @@ class ColumnConstraints:
     max_positive_rate: float | None
     tiers: tuple[tuple[tuple[Number, ...], float], ...]
     tilm: Tilm | None
+    max_inputs: int | None = None
+    min_inputs: int | None = None
 
     @property
     def present(self) -> tuple[str, ...]:
@@ -63,6 +68,7 @@ class ColumnConstraints:
             "max_fpr": self.max_fpr is not None, "min_tpr": self.min_tpr is not None,
             "max_positive_rate": self.max_positive_rate is not None, "tiers": bool(self.tiers),
             "tilm": self.tilm is not None,
+            "features_per_column": self.max_inputs is not None or self.min_inputs is not None,
         }
         return tuple(k for k, on in kinds.items() if on)
 

@@ -58,6 +58,10 @@ def violations(problem: SlimProblem, coef: np.ndarray, intercept: Number) -> lis
     if cc.intercept_values is not None and intercept not in cc.intercept_values:
         out.append(f"intercept_set: {intercept} is not one of {list(cc.intercept_values)}")
     used = used_inputs(cc, coef)
+    if cc.max_inputs is not None and len(used) > cc.max_inputs:
+        out.append(f"max_features = {cc.max_inputs}: the model uses {len(used)} columns ({sorted(used)})")
+    if cc.min_inputs is not None and len(used) < cc.min_inputs:
+        out.append(f"min_features = {cc.min_inputs}: the model uses {len(used)} columns ({sorted(used)})")
     for group in cc.at_most_one:
         both = [g for g in group if g in used]
         if len(both) > 1:
@@ -166,6 +170,14 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
     base = build_problem(design.X, data.y, w_pos=config.w_pos, coef_lo=lo, coef_hi=hi, intercept_lo=b_lo,
                          intercept_hi=b_hi, c0=c0, max_features=config.max_features,
                          min_features=config.min_features)
+    # --max-features/--min-features count data columns in SLIM and PILM: where an input has
+    # several design columns (cut-offs, levels) the count is a composition constraint on the
+    # inputs used, and the box keeps only what it implies on columns (a valid relaxation).
+    by_input = config.model in ("slim", "pilm") and any(len(v) > 1 for v in columns_of.values()) and (
+        config.max_features is not None or config.min_features is not None)
+    if by_input and config.max_features is not None:
+        widest_inputs = sorted((len(v) for v in columns_of.values()), reverse=True)
+        base = replace(base, max_features=sum(widest_inputs[:config.max_features]))
     positive = data.y > 0
     pos_n = np.bincount(base.row_of, weights=positive, minlength=len(base.X)).astype(np.int64)
     neg_n = np.bincount(base.row_of, weights=~positive, minlength=len(base.X)).astype(np.int64)
@@ -182,10 +194,11 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
                     max_rules=config.max_rules_per_feature, one_sign=tuple(sorted(numeric & set(columns_of))))
     cc = ColumnConstraints(
         coef_values=coef_values, intercept_values=intercept_values,
-        columns_of={k: tuple(v) for k, v in columns_of.items() if k in named or tilm is not None},
+        columns_of={k: tuple(v) for k, v in columns_of.items() if k in named or tilm is not None or by_input},
         at_most_one=tuple(g.of for g in config.at_most_one), implications=tuple(implications),
         pos_n=pos_n, neg_n=neg_n, max_fpr=config.max_fpr, min_tpr=config.min_tpr,
-        max_positive_rate=config.max_positive_rate, tiers=tiers, tilm=tilm)
+        max_positive_rate=config.max_positive_rate, tiers=tiers, tilm=tilm,
+        max_inputs=config.max_features if by_input else None, min_inputs=config.min_features if by_input else None)
     return replace(base, constraints=cc if cc.present else None)
 
 

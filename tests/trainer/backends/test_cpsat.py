@@ -20,7 +20,7 @@ from testdata import SHARED
 
 pytestmark = pytest.mark.skipif(not cpsat.available(), reason="OR-Tools is not installed")
 
-SMALL = dict(coef_min=-3, coef_max=3, intercept_min=-4, intercept_max=4)
+SMALL = dict(coef_min=-3, coef_max=3, intercept_min=-4, intercept_max=4, numeric="linear")  # real-valued linear columns
 
 
 def models(problem):

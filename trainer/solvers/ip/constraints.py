@@ -7,7 +7,8 @@ prediction z_k of each merged row k (1 = positive).
 
 - value sets (Section 2.2): u_{j,v} binaries, lambda_j = sum_v v u_{j,v}, sum_v u_{j,v} = alpha_j;
 - composition (Section 2.5): an indicator per raw input (1 when any of its columns is used),
-  sum <= 1 over an at-most-one group, used(a) <= used(b) for an if-then or a hierarchy;
+  sum <= 1 over an at-most-one group, used(a) <= used(b) for an if-then or a hierarchy, and
+  the sum over all inputs within --max-features/--min-features when those count inputs;
 - rate limits (Section 2.6), single shot on the predictions, counted in data rows:
   sum_k neg_n[k] z_k <= floor(max_fpr N-), sum_k pos_n[k] z_k >= ceil(min_tpr N+),
   sum_k (pos_n[k] + neg_n[k]) z_k <= floor(rate N). These are exact because the SLIM IP
@@ -127,6 +128,12 @@ def _composition(problem: SlimProblem, h: Handles) -> None:
                 used[name] = w
         return used[name]
 
+    if cc.max_inputs is not None or cc.min_inputs is not None:  # --max/--min-features counted in inputs
+        inputs = pulp.lpSum(use(name) for name in cc.columns_of)
+        if cc.max_inputs is not None:
+            h.lp += inputs <= cc.max_inputs, "max_features_inputs"
+        if cc.min_inputs is not None:
+            h.lp += inputs >= cc.min_inputs, "min_features_inputs"
     for g, group in enumerate(cc.at_most_one):
         terms = [use(name) for name in group]
         if any(isinstance(t, pulp.LpVariable) for t in terms):

@@ -1,0 +1,73 @@
+"""Raw data in, a checklist out: numeric columns enter as cut-off conditions by default
+(``--numeric cuts``), and the text card shows one condition a row with its points."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+
+def _raw_csv(path) -> str:
+    """Blood glucose in its own units and an income in the thousands; the label is
+    ``glu >= 140`` exactly, so the best model (one condition, no error) is found at any budget."""
+    rng = np.random.default_rng(0)
+    glu = rng.integers(70, 200, 60)
+    income = rng.integers(83, 115, 60) * 100
+    frame = pd.DataFrame({"glu": glu, "income": income, "diabetes": np.where(glu >= 140, "yes", "no")})
+    frame.to_csv(path, index=False)
+    return str(path)
+
+
+def test_a_raw_csv_trains_to_a_card_of_conditions_with_points(cli, tmp_path):
+    data = _raw_csv(tmp_path / "raw.csv")
+    model = tmp_path / "m.json"
+    run = cli("train", data, "--target", "diabetes", "--positive", "yes", "--time-limit", "30", "-o", str(model))
+    assert run.code == 0, run.err
+    terms = json.loads(model.read_text())["terms"]
+    assert terms and all(t["op"] == ">=" for t in terms)  # no `glu × 1`
+    assert any(t["input"] == "glu" and 130 <= t["value"] <= 140 for t in terms)
+    out = tmp_path / "card.txt"
+    assert cli("export", str(model), "--format", "text", "-o", str(out)).code == 0
+    card = out.read_text()
+    row = next(line for line in card.splitlines() if "glu >= " in line)
+    assert "point" in row and "......" in row  # a condition, its points, a box to fill in
+    assert "×" not in card
+
+
+def test_numeric_linear_gives_the_linear_term_back(cli, tmp_path):
+    data = _raw_csv(tmp_path / "raw.csv")
+    model = tmp_path / "m.json"
+    run = cli("train", data, "--target", "diabetes", "--positive", "yes", "--numeric", "linear", "--time-limit", "5",
+              "-o", str(model))
+    assert run.code == 0, run.err
+    assert all(t["op"] == "linear" for t in json.loads(model.read_text())["terms"])
+
+
+def test_numeric_per_column_in_toml_and_flags(cli, tmp_path):
+    data = _raw_csv(tmp_path / "raw.csv")
+    config = tmp_path / "c.toml"
+    config.write_text('numeric = "linear"\n[numeric_by_input]\nglu = "cuts"\nincome = "cuts"\n')
+    model = tmp_path / "m.json"
+    run = cli("train", data, "--target", "diabetes", "--positive", "yes", "--config", str(config),
+              "--numeric-for", "income=linear", "--time-limit", "30", "-o", str(model))
+    assert run.code == 0, run.err
+    params = json.loads(model.read_text())["training"]["params"]
+    assert params["numeric"] == "linear" and params["numeric_by_input"] == {"glu": "cuts", "income": "linear"}
+    bad = cli("train", data, "--target", "diabetes", "--positive", "yes", "--numeric", "steps", "-o", str(model))
+    assert bad.code == 2 and "--numeric: 'steps' is not valid; use one of cuts, linear" in bad.err
+
+
+def test_max_features_one_keeps_every_condition_on_one_column(cli, tmp_path):
+    rng = np.random.default_rng(1)
+    age = rng.integers(20, 90, 40)
+    bp = rng.integers(60, 180, 40)
+    y = np.where((age >= 40) & (age < 70), 1, 0)  # two cut-offs of one column explain it
+    path = tmp_path / "band.csv"
+    pd.DataFrame({"age": age, "bp": bp, "y": y}).to_csv(path, index=False)
+    model = tmp_path / "m.json"
+    run = cli("train", str(path), "--target", "y", "--max-features", "1", "--cuts", "age=40,70", "--time-limit", "60",
+              "-o", str(model))
+    assert run.code == 0, run.err
+    terms = json.loads(model.read_text())["terms"]
+    assert {t["input"] for t in terms} == {"age"} and len(terms) >= 2
