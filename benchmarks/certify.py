@@ -78,7 +78,7 @@ def load(name: str, c0: float) -> tuple[SlimProblem, TrainConfig, np.ndarray]:
     path = os.path.join(DATA_DIR, f"{name}.csv")
     frame = read_table(path)
     data = prepare(frame, frame.columns[0], 1, "null", path)
-    config = TrainConfig(c0=c0, coef_min=-10, coef_max=10, intercept_min=-100, intercept_max=100)
+    config = TrainConfig(c0=c0, coef_min=-10, coef_max=10, intercept_min=-100, intercept_max=100, numeric="linear")
     return constrained_problem(design_for(data, config), data, config), config, data.y
 
 

@@ -168,7 +168,9 @@ def one_ip(name: str, data: LabeledData, model: str, c0: float, fold: int, test:
     fit_rows = np.arange(len(data.y)) if test is None else np.setdiff1d(np.arange(len(data.y)), test)
     fit_data = data.subset(fit_rows)
     extra = mofn_options(name, data) if model == "mofn" else {}
-    config = TrainConfig(model=model, c0=c0, time_limit=time_limit, solver=solver, w_pos=weights[0], **extra)
+    # The paper's SLIM used linear terms on these files (its M-of-N rules are set by mofn_options).
+    numeric = {} if model == "mofn" else {"numeric": "linear"}
+    config = TrainConfig(model=model, c0=c0, time_limit=time_limit, solver=solver, w_pos=weights[0], **numeric, **extra)
     start = time.monotonic()
     try:
         fitted = train(fit_data, config)

@@ -55,7 +55,7 @@ TOLERANCE = 1e-12
 
 def config_for(name: str, c0: float, data, time_limit: float) -> TrainConfig:
     return TrainConfig(c0=c0, coef_min=-10, coef_max=10, intercept_min=-100, intercept_max=100, solver="auto",
-                       time_limit=time_limit, w_pos=class_weights(data, name)[0])
+                       time_limit=time_limit, w_pos=class_weights(data, name)[0], numeric="linear")
 
 
 def timed_train(data, config: TrainConfig):
