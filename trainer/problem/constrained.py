@@ -165,7 +165,7 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
 
     # The base problem computes the merged rows, weights, margin and epsilon; its box is
     # then replaced by ours (epsilon from the widest box and cheapest price stays valid).
-    cheapest = float(c0.min()) if p else config.c0
+    cheapest = float(c0.min()) if p else 0.0  # no column: no price (config.c0 may be "auto" here)
     widest = max(int(np.abs(lo).max()) if p else 0, int(np.abs(hi).max()) if p else 0, 1)
     base = build_problem(design, data.y, config.with_options(
         c0=cheapest, coef_min=-widest, coef_max=widest, signs={}, intercept_min=b_lo, intercept_max=b_hi,
