@@ -11,7 +11,7 @@ from slimdata import labeled
 
 def _problem(frame, **options):
     data = labeled(frame)
-    return build_problem(encode(data), data.y, TrainConfig(**options))
+    return build_problem(encode(data), data.y, TrainConfig(**{"c0": 0.01, **options}))  # a problem has a number
 
 
 def test_identical_rows_share_one_prediction_with_both_weights():
@@ -37,7 +37,7 @@ def test_signs_bound_every_column_of_the_input():
     data = labeled(frame)
 
     def signed(signs):
-        return constrained_problem(encode(data), data, TrainConfig(signs=signs))
+        return constrained_problem(encode(data), data, TrainConfig(c0=0.01, signs=signs))
 
     problem = signed({"c": "-", "a": "+"})
     assert list(problem.coef_lo) == [0, -10, -10, -10]
