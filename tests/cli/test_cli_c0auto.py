@@ -5,7 +5,6 @@ holds at any budget; the other models are tiny (proven at once) or built by hand
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import pytest
