@@ -35,6 +35,9 @@ is decided here:
   points are integers and every input takes finitely many card totals (no ``×`` row on a
   numeric input), as the risk at each total the card can reach (at most ``MAX_RISKS`` of
   them, evenly picked from the smallest to the largest when there are more).
+- How it was trained reads in words (:func:`result_text`, :func:`trained_text`): "proven
+  optimal", or "best found in 60 s; the optimum is at most 12.5% better (...)", never a bare
+  status or gap; the numbers stay in the model file (and in ``show``'s training block).
 """
 from __future__ import annotations
 
@@ -42,7 +45,7 @@ import math
 import unicodedata
 from dataclasses import dataclass
 
-from scorecard.runtime import Model, Term, risk
+from scorecard.runtime import Model, Term, Training, risk
 from scorecard.runtime.model import Number
 from scorecard.runtime.score import contribution
 
@@ -142,6 +145,8 @@ class Card:
     risk_formula: str = ""
     #: True when ``risks`` are steps: a total reads the last column at or below it.
     risk_steps: bool = False
+    #: How it was trained, in words ("" without a training record): see :func:`trained_text`.
+    trained: str = ""
 
     @property
     def is_rules(self) -> bool:
@@ -373,7 +378,55 @@ def card(model: Model) -> Card:
     return Card(kind=model.kind, outcome=outcome_text(model), threshold=model.threshold,
                 rules_needed=model.rules_needed, rows=rows, imputed=imputed, risks=risks,
                 unmet=model.unmet, needs_value=tuple(i.name for i in model.needs_value) if model.unmet else (),
-                risk_formula=risk_formula(model), risk_steps=any(r.label for r in risks))
+                risk_formula=risk_formula(model), risk_steps=any(r.label for r in risks),
+                trained=trained_text(model))
+
+
+#: A gap at most this is a proof of optimality whatever the status says.
+PROVEN_GAP = 1e-9
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.1f} s" if seconds < 10 else f"{seconds:.0f} s"
+
+
+def result_text(t: Training) -> str:
+    """Whether the model is proven optimal, in words a person reads.
+
+    ``"proven optimal"``; or how the search ended ("best found in 60 s", "stopped by Ctrl-C
+    after 12 s", "stopped at its work limit after 3.0 s") and what the gap means: the gap is
+    (objective - lower bound) / objective, so the best model possible has an objective
+    (training error plus C0 per feature) at most that share lower than this one's.
+    """
+    if t.status == "optimal" or t.gap <= PROVEN_GAP:
+        return "proven optimal"
+    took = _seconds(t.seconds)
+    how = {"interrupted": f"stopped by Ctrl-C after {took}",
+           "iteration_limit": f"stopped at its iteration limit after {took}"}.get(t.status, f"best found in {took}")
+    if t.gap >= 1 or t.lower_bound <= 0:
+        return f"{how}, not proven optimal (no bound on the optimum was found)"
+    x = f"{100 * t.gap:.1f}%"
+    return (f"{how}, not proven optimal: the optimum is at most {x} better (its training error plus C0 per "
+            f"feature could be up to {x} lower)")
+
+
+def selection_text(t: Training) -> str:
+    """How C0 was chosen, in words ("" when it was given)."""
+    s = t.selection
+    if not s:
+        return ""
+    return f"C0 = {s['chosen']:.3g}, chosen by {s['folds']}-fold cross-validation (the {s['rule']} rule)"
+
+
+def trained_text(model: Model) -> str:
+    """The cards' footer: "Trained on 683 rows: proven optimal; training error 3.2%." ("" without
+    a training record)."""
+    t = model.training
+    if t is None:
+        return ""
+    text = f"Trained on {t.n_rows} rows: {result_text(t)}; training error {100 * t.train_error:.1f}%."
+    chosen = selection_text(t)
+    return f"{text} {chosen[0].upper()}{chosen[1:]}." if chosen else text
 
 
 def risk_formula(model: Model) -> str:

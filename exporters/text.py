@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from scorecard.runtime import Model, Training
 
-from .layout import Card, card, number_text, visible
+from .layout import Card, card, number_text, result_text, visible
 from .registry import Exporter, register
 
 BLANK = "......"
@@ -77,12 +77,27 @@ def _training_lines(t: Training, defaults: Mapping[str, Any] | None = None) -> l
         params = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
         params = f"{params} (the rest default)" if changed else "(all default)"
     fields = [
-        ("solver", t.solver), ("status", t.status), ("objective", g(t.objective)),
+        ("result", result_text(t)), ("solver", t.solver), ("status", t.status), ("objective", g(t.objective)),
         ("lower bound", g(t.lower_bound)), ("gap", f"{g(t.gap)} ({t.gap * 100:.2f}%)"), ("time", f"{t.seconds:.1f} s"),
         ("train error", f"{g(t.train_error)} ({t.train_error * 100:.1f}%)"), ("rows", str(t.n_rows)),
         ("params", params),
     ]
     return ["HOW IT WAS TRAINED"] + [f"  {name:<12} {visible(value)}" for name, value in fields]
+
+
+def _selection_lines(t: Training) -> list[str]:
+    """The ``--c0 auto`` grid: mean test error +- its standard error, size, train error; the
+    chosen C0 marked."""
+    s = t.selection or {}
+    lines = [f"HOW C0 WAS CHOSEN ({s.get('folds')}-fold cross-validation, the {s.get('rule')} rule)",
+             f"  {'C0':>10}  {'test error':>16}  {'size':>5}  {'train error':>11}"]
+    for point in s.get("grid", []):
+        mark = "  <- chosen" if point["c0"] == s.get("chosen") else ""
+        test = f"{100 * point['test_error']:.1f}% ± {100 * point['se']:.1f}%"
+        lines.append(f"  {point['c0']:>10.4g}  {test:>16}  {point['size']:>5.1f}  "
+                     f"{100 * point['train_error']:>10.1f}%{mark}")
+    lines.append("  the smallest model whose mean test error is within one standard error of the best")
+    return lines
 
 
 def render_text(model: Model, defaults: Mapping[str, Any] | None = None) -> str:
@@ -106,6 +121,8 @@ def render_text(model: Model, defaults: Mapping[str, Any] | None = None) -> str:
         blocks.append(_risk_lines(c))
     if model.training is not None:
         blocks.append(_training_lines(model.training, defaults))
+        if model.training.selection:
+            blocks.append(_selection_lines(model.training))
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
 

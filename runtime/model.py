@@ -69,7 +69,12 @@ class Term:
 
 @dataclass(frozen=True)
 class Training:
-    """How the model was trained: the certificate that makes "optimal" checkable."""
+    """How the model was trained: the certificate that makes "optimal" checkable.
+
+    ``selection``: how C0 was chosen under ``--c0 auto`` (None when C0 was given):
+    ``{"method": "cv", "folds": K, "rule": "one standard error", "grid": [{"c0", "test_error",
+    "se", "size", "train_error"}, ...], "chosen": c0}``.
+    """
 
     solver: str
     status: str
@@ -80,6 +85,7 @@ class Training:
     train_error: float
     n_rows: int
     params: dict = field(default_factory=dict)
+    selection: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -290,6 +296,8 @@ def to_dict(model: Model) -> dict:
             "lower_bound": t.lower_bound, "gap": t.gap, "seconds": t.seconds,
             "train_error": t.train_error, "n_rows": t.n_rows, "params": t.params,
         }
+        if t.selection is not None:  # absent, not null, when C0 was given: older files read the same
+            out["training"]["selection"] = t.selection
     return out
 
 
@@ -318,6 +326,28 @@ def _get(d: Mapping, key: str, where: str, types: type | tuple, optional: bool =
 
 def _as_tuple(types: type | tuple) -> tuple:
     return types if isinstance(types, tuple) else (types,)
+
+
+GRID_KEYS = ("c0", "test_error", "se", "size", "train_error")
+
+
+def _selection(raw: dict | None) -> dict | None:
+    """``training.selection`` checked: method, folds, rule, grid of numbers, chosen."""
+    if raw is None:
+        return None
+    w = "training.selection."
+    _get(raw, "method", w, str)
+    _get(raw, "rule", w, str)
+    _get(raw, "folds", w, int)
+    for k, point in enumerate(_get(raw, "grid", w, list)):
+        if not isinstance(point, dict):
+            _fail(f"{w}grid[{k}]", "must be an object")
+        for key in GRID_KEYS:
+            if not _is_number(_get(point, key, f"{w}grid[{k}].", (int, float))):
+                _fail(f"{w}grid[{k}].{key}", "must be a finite number")
+    if not _is_number(_get(raw, "chosen", w, (int, float))):
+        _fail(f"{w}chosen", "must be a finite number")
+    return raw
 
 
 def from_dict(d: Any) -> Model:
@@ -360,7 +390,8 @@ def from_dict(d: Any) -> Model:
             lower_bound=_get(raw_t, "lower_bound", w, (int, float)),
             gap=_get(raw_t, "gap", w, (int, float)), seconds=_get(raw_t, "seconds", w, (int, float)),
             train_error=_get(raw_t, "train_error", w, (int, float)), n_rows=_get(raw_t, "n_rows", w, int),
-            params=_get(raw_t, "params", w, dict, optional=True) or {})
+            params=_get(raw_t, "params", w, dict, optional=True) or {},
+            selection=_selection(_get(raw_t, "selection", w, dict, optional=True)))
     golden = []
     for k, raw in enumerate(_get(d, "golden", "", list, optional=True) or []):
         if not isinstance(raw, dict):

@@ -20,7 +20,8 @@ def _ticks(low: float, high: float, whole: bool = False) -> list[float]:
 
 
 def error_vs_size(series: dict[str, list[tuple[float, float, str]]], title: str) -> str:
-    """SVG text: one line per series of (size, error, point label) points, errors as percent."""
+    """SVG text: one line per series of (size, error, point label) points, errors as percent;
+    the first series' points are labelled in view (``cv``: each point's C0)."""
     points = [p for pts in series.values() for p in pts]
     xs = [p[0] for p in points] or [0.0]
     ys = [p[1] for p in points] or [0.0]
@@ -58,6 +59,9 @@ def error_vs_size(series: dict[str, list[tuple[float, float, str]]], title: str)
         for x, y, label in pts:
             out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3" fill="{color}"><title>'
                        f'{escape(label)}</title></circle>')
+            if k == 0 and label:  # the first series' points carry their label (the C0) in view
+                out.append(f'<text class="point-label" x="{sx(x) + 5:.1f}" y="{sy(y) - 6:.1f}" font-size="10" '
+                           f'fill="{color}">{escape(label)}</text>')
         ly = TOP + 16 * k
         out.append(f'<line x1="{WIDTH - RIGHT - 120}" y1="{ly}" x2="{WIDTH - RIGHT - 100}" y2="{ly}" '
                    f'stroke="{color}" stroke-width="2"/>')

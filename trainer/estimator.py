@@ -26,13 +26,17 @@ class SLIMClassifier:
 
     Parameters are the spec's estimator options (``options/spec.py``, ``estimator=True``),
     with their defaults (``time_limit`` is 60 s here; a test holds ``__init__`` to the spec);
-    they mean what the ``scorecard train`` options of the same name mean. ``classes_``
+    they mean what the ``scorecard train`` options of the same name mean. ``c0`` defaults to
+    0.01, not the command line's ``"auto"``: in scikit-learn, choosing a hyperparameter is the
+    job of ``GridSearchCV`` around the estimator, and an inner cross-validation in every
+    ``fit`` would multiply its time by the grid times the folds (26 fits) unasked, also inside
+    ``cross_val_score``; ``c0="auto"`` is accepted and does the same as ``--c0 auto``. ``classes_``
     holds the two labels seen in ``fit`` (sorted); the second one is the positive class.
     """
 
     _estimator_type = "classifier"
 
-    def __init__(self, *, c0: float = 0.01, coef_min: int = -10, coef_max: int = 10,
+    def __init__(self, *, c0: float | str = 0.01, coef_min: int = -10, coef_max: int = 10,
                  intercept_min: int = -100, intercept_max: int = 100, max_features: int | None = None,
                  min_features: int | None = None, signs: dict | None = None, w_pos: float = 0.5,
                  numeric: str = "cuts", solver: str = "auto", time_limit: float = 60.0, threads: int = 1,

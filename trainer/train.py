@@ -11,15 +11,23 @@ The solve options (solver, threads, seed and the deadline) are built here, once,
 ``config.time_limit`` after the start of the call (or the caller's: the command line's counts
 from the start of the process), and every phase gets only what is left of it, less a
 margin kept for what follows the solve (the model file's risk table and golden rows).
+
+Under ``c0 = "auto"`` (the default) C0 is chosen first by cross-validation (``select.py``)
+within CV_SHARE of the time left, and the final model is trained on every row with it in the
+rest; the grid goes into ``training.selection``. A final model that may not be what the user
+wants (no terms, no better than the majority class, an unusable numeric column) is reported
+through ``advice.warn``.
 """
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Optional
 
 from scorecard.runtime import Model
 from scorecard.runtime.errors import InfeasibleError, NoModelInTimeError
 
+from . import advice
 from .calibrate import risk_table
 from .convex.train import train_convex
 from .data.families import design_for
@@ -27,6 +35,7 @@ from .data.prepare import LabeledData
 from .options.config import TrainConfig
 from .problem.constrained import constrained_problem
 from .record import finished_model
+from .select import AUTO, choose_c0
 from .solvers.conflicts import explain, hard_constraints
 from .solvers.fit import fit_problem
 from .solvers.options import Deadline, SolveOptions, finish_margin
@@ -42,21 +51,56 @@ def solve_options(config: TrainConfig, deadline: Deadline | None = None,
     return SolveOptions.of(config, deadline.earlier(finish_margin(deadline.remaining())), work_limit)
 
 
+#: Share of the time left that ``--c0 auto`` gives the cross-validation (the rest: the final fit).
+CV_SHARE = 0.5
+
+
 def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCallback] = None, *,
-          deadline: Deadline | None = None, work_limit: float | None = None) -> Model:
+          deadline: Deadline | None = None, work_limit: float | None = None,
+          warn: Optional[advice.Warn] = None) -> Model:
     """Train a scoring system on ``data`` under ``config``.
 
     deadline: when everything must be done (default: ``config.time_limit`` from now).
     work_limit: a deterministic budget for the solvers (see ``solvers/options.py``): the
       same model on any machine under any load, the deadline as a safety net only.
+    warn: where warnings about the final model go (see ``advice.py``; default: Python's
+      ``warnings``).
 
     Raises ConfigError for an unusable option or solver and InfeasibleError when no model
     satisfies the constraints (NoModelInTimeError when none was found within the time limit).
     """
     start = time.monotonic()
+    deadline = deadline if deadline is not None else Deadline.after(config.time_limit)
+    if config.c0 != AUTO or not c0_matters(config):
+        return _train(data, config, progress, deadline, work_limit, start, warn)
+    selection = choose_c0(data, config, deadline.within(CV_SHARE * deadline.remaining()), progress,
+                          fit=_fold_fit, work_limit=work_limit)
+    model = _train(data, config.with_options(c0=selection.chosen), progress, deadline, work_limit, start, warn,
+                   chosen=True)
+    return replace(model, training=replace(model.training, selection=selection.record()))
+
+
+def c0_matters(config: TrainConfig) -> bool:
+    """Whether C0 prices anything: not for PILM (its tiers carry their own C0s) nor for TILM
+    with --c-feature given (C0 is then unused); ``--c0 auto`` has nothing to choose there."""
+    return config.model != "pilm" and not (config.model == "tilm" and config.c_feature is not None)
+
+
+def _fold_fit(data: LabeledData, config: TrainConfig, progress=None, **options) -> Model:
+    """One fit of the cross-validation: no warnings (they are about the final model)."""
+    return _train(data, config, progress, options.get("deadline"), options.get("work_limit"), time.monotonic(),
+                  lambda message: None)
+
+
+def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline | None, work_limit: float | None,
+           start: float, warn, chosen: bool = False) -> Model:
+    """``train`` with a numeric C0."""
     options = solve_options(config, deadline, work_limit)
     if config.loss != "zero-one":  # convex losses: cutting planes (Section 4.1)
-        return train_convex(data, config, options, progress)
+        model = train_convex(data, config, options, progress)
+        for message in advice.model_warnings(model, data, config.c0, chosen):
+            advice.warn(message, warn)
+        return model
     design = design_for(data, config)
     problem = constrained_problem(design, data, config)
     reduction: dict = {}
@@ -73,7 +117,7 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
         raise InfeasibleError(explain(design, data, config, options.deadline)) from None
     objective = problem.objective(coef, intercept)
     bound = None if result.bound is None else min(result.bound, objective)
-    return finished_model(
+    model = finished_model(
         data, design, coef, intercept, kind="m_of_n" if config.model == "mofn" else "linear",
         solver=result.solver, status=result.status, objective=objective,
         lower_bound=bound if bound is not None else 0.0,
@@ -81,3 +125,8 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
         seconds=time.monotonic() - start,
         params=config.to_params() | ({"reduction": reduction} if reduction else {}),
         probability=risk_table)
+    numeric = {i.name for i in data.inputs if i.type == "numeric"}
+    messages = advice.unusable_linear_columns(design, problem, numeric, {t.input for t in model.terms})
+    for message in advice.model_warnings(model, data, config.c0, chosen) + messages:
+        advice.warn(message, warn)
+    return model

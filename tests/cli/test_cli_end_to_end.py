@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -93,10 +94,14 @@ def test_cv_prints_every_fold_and_writes_csv_and_svg(cli, tmp_path):
     for r in rows:
         assert 0 <= float(r["test_error"]) < 0.5 and 0 <= float(r["train_error"]) < 0.5
         assert r["status"] and float(r["size"]) <= 3
-    assert run.out.count("\n") == 1 + len(rows)
+    assert run.out.count("\n") == 2 + len(rows)  # header, rows, the recommendation
+    last = run.out.splitlines()[-1]
+    assert re.match(r"recommended: C0 = (0\.01|0\.1), the smallest model .* within one standard error", last), last
     svg = ET.parse(plot).getroot()
     assert svg.tag.endswith("svg")
     assert len([e for e in svg.iter() if e.tag.endswith("polyline")]) == 2
+    labels = [e.text for e in svg.iter() if e.tag.endswith("text") and e.get("class") == "point-label"]
+    assert sorted(labels) == ["C0 = 0.01", "C0 = 0.1"]  # each point of the test series names its C0
 
 
 @pytest.mark.parametrize("fmt, extra, mark", [

@@ -52,7 +52,8 @@ def test_bad_training_data(cli, write, tmp_path, text, message):
     (("--target", "y", "--sign", "a=up"), "--sign: 'a=up' is not valid"),
     (("--target", "y", "--max-fpr", "1.5"), "--max-fpr: 1.5 is not valid"),
     (("--target", "y", "--missing", "zero"), "--missing: 'zero' is not valid"),
-    (("--target", "y", "--c0", "abc"), "Invalid value for '--c0'"),
+    (("--target", "y", "--c0", "abc"), "--c0: 'abc' is not a number"),
+    (("--target", "y", "--c0", "-1"), "--c0: -1.0 is not valid; use a number >= 0 (e.g. 0.01) or auto"),
     (("--target", "y", "--bogus"), "No such option: --bogus"),
     ((), "missing option '--target'"),
 ])

@@ -36,7 +36,7 @@ def test_trainconfig_fields_and_defaults_are_the_spec():
 def test_every_option_has_help_a_section_and_a_known_cli_form():
     for option in spec.OPTIONS:
         assert option.help and option.section in spec.SECTIONS, option.name
-        assert option.cli_form in ("value", "numbers", "per_column") and option.cli_read in ("text", "number", "numbers")
+        assert option.cli_form in ("value", "numbers", "number_or_auto", "per_column") and option.cli_read in ("text", "number", "numbers")
         if option.flags:
             assert option.cli_type is not None and all(f.startswith("--") for f in option.flags), option.name
     assert len({o.cli_name for o in spec.cli_options()}) == len(spec.cli_options())
@@ -44,7 +44,9 @@ def test_every_option_has_help_a_section_and_a_known_cli_form():
 
 
 @pytest.mark.parametrize("changes, message", [
-    ({"c0": -1}, "--c0: -1 is not valid; use a number >= 0 (e.g. 0.01)"),
+    ({"c0": -1}, "--c0: -1 is not valid; use a number >= 0 (e.g. 0.01) or auto"),
+    ({"c0": "best"}, "--c0: 'best' is not valid; use a number >= 0 (e.g. 0.01) or auto"),
+    ({"model": "tilm", "c_rule": 0.02}, "--c-rule: 0.02 is not valid; use it with --c-feature, or a number for --c0"),
     ({"c0": float("nan")}, "--c0: nan is not valid; use a number >= 0 (e.g. 0.01)"),
     ({"model": "forest"}, "--model: 'forest' is not valid; use one of slim, mofn, pilm, tilm"),
     ({"loss": "l2"}, "--loss: 'l2' is not valid; use one of zero-one, logistic, hinge, exponential, quadratic"),
@@ -130,7 +132,7 @@ def test_help_shows_the_spec_defaults(cli, monkeypatch):
     run = cli("train", "--help")
     text = " ".join(run.out.split())
     assert run.code == 0
-    for needle in ("[default: 0.01]", "[default: slim]", "[default: 300]", "[default: --no-reduce]"):
+    for needle in ("[default: auto]", "[default: slim]", "[default: 300]", "[default: --no-reduce]"):
         assert needle in text
 
 
@@ -138,7 +140,9 @@ def test_estimator_parameters_are_the_spec_s_estimator_options():
     params = inspect.signature(SLIMClassifier.__init__).parameters
     own = {name: p.default for name, p in params.items() if p.kind == p.KEYWORD_ONLY}
     assert own == {o.name: o.param_default for o in spec.estimator_options()}
-    assert SLIMClassifier().config() == TrainConfig(time_limit=60.0)
+    # the estimator keeps a number: choosing C0 is GridSearchCV's job there (see estimator.py)
+    assert SLIMClassifier().config() == TrainConfig(time_limit=60.0, c0=0.01)
+    assert SLIMClassifier(c0="auto").config().c0 == "auto"
     assert SLIMClassifier(signs={"a": "+"}, c0=0.05).config().signs == {"a": "+"}
     with pytest.raises(ConfigError, match="--c0: -1 is not valid"):
         SLIMClassifier(c0=-1).config()

@@ -20,7 +20,7 @@ from testdata import SHARED, shared_datasets
 def shared_problem(name: str, **options):
     frame = pd.read_csv(SHARED / f"{name}.csv")
     data = prepare(frame, frame.columns[0], 1)
-    config = TrainConfig(**options)
+    config = TrainConfig(**{"c0": 0.01, **options})  # a problem has a numeric C0
     return constrained_problem(design_for(data, config), data, config)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional, Union
 
 from scorecard.runtime.errors import ConfigError
 
@@ -109,6 +109,14 @@ def _flag(v: Any) -> Optional[str]:
     return None if isinstance(v, bool) else "true or false"
 
 
+AUTO = "auto"  # --c0 auto: chosen by cross-validation (trainer/select.py)
+_C0_NUMBER = Number(low=0, note="e.g. 0.01")
+
+
+def _c0(v: Any) -> Optional[str]:
+    return None if v == AUTO or _C0_NUMBER(v) is None else f"{_C0_NUMBER.expected()} or auto"
+
+
 def _number_list(v: Any) -> Optional[str]:
     ok = isinstance(v, (list, tuple)) and len(v) > 0 and all(is_finite_number(x) for x in v)
     return None if ok else "a non-empty list of finite numbers"
@@ -147,7 +155,7 @@ class Option:
     flags: the CLI spellings (``("--c0",)``, ``("--reduce/--no-reduce",)``); () for TOML only.
     cli_type: the flag's value type as typer reads it (``list[str]`` for a repeatable flag).
     cli_form: how ``_configure`` turns the flag into the value: "value" (as is), "numbers"
-      (``-5,0,5``), or "per_column" (repeatable ``COL=VALUE``; ``cli_read`` reads VALUE:
+      (``-5,0,5``), "number_or_auto" (a number, or the word ``auto``), or "per_column" (repeatable ``COL=VALUE``; ``cli_read`` reads VALUE:
       "text", "number" or "numbers").
     metavar: what the README shows after the flag.
     default_text: how ``--help`` and the README show the default (None: shown from ``default``
@@ -227,9 +235,13 @@ OPTIONS: tuple[Option, ...] = (
            doc="the loss minimised (`zero-one`, the exact error of Section 3.1); a convex loss trains by cutting "
                "planes (Section 4.1: the integer program holds only the coefficients), which scales to millions "
                "of rows; logistic models carry `probability` (risk = 1/(1+e^-score))"),
-    Option("c0", float, 0.01, Number(low=0, note="e.g. 0.01"), "Accuracy given up per feature (L0 penalty).",
-           ("--c0",), float, metavar="X", estimator=True,
-           doc="training accuracy given up to use one more feature, the L0 penalty"),
+    Option("c0", Union[float, str], "auto", _c0, "Accuracy given up per feature (L0 penalty), or auto: chosen by "
+           "5-fold cross-validation.", ("--c0",), str, "number_or_auto", metavar="{X,auto}", estimator=True,
+           estimator_default=0.01,
+           doc="training accuracy given up to use one more feature, the L0 penalty; `auto` chooses it by stratified "
+               "5-fold cross-validation over a grid from about 1/N to 0.05 (the smallest model within one standard "
+               "error of the best mean test error; half the time limit), recorded in `training.selection` "
+               "(`SLIMClassifier`: 0.01)"),
     Option("w_pos", float, 0.5, Number(low=0, high=1, low_open=True, high_open=True),
            "Weight of the positive class, in (0, 1).", ("--w-pos",), float, metavar="W", estimator=True,
            doc="weight of the positive class in (0, 1); negatives get 1 - W"),
@@ -395,6 +407,10 @@ def estimator_options() -> tuple[Option, ...]:
 def _c_rule(v: Mapping[str, Any]):
     if v["model"] != "tilm":
         return None
+    if v["c_feature"] is None and v["c0"] == AUTO:
+        if v["c_rule"] is None:
+            return None
+        return v["c_rule"], "it with --c-feature, or a number for --c0 (under --c0 auto, C0 varies)"
     c_feature = v["c0"] if v["c_feature"] is None else v["c_feature"]
     c_rule = c_feature / 2 if v["c_rule"] is None else v["c_rule"]
     if c_rule > c_feature:

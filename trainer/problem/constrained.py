@@ -118,8 +118,10 @@ def _prices(design: Design, data: LabeledData, config: TrainConfig) -> tuple[np.
 
     c0 = np.zeros(len(design.columns))
     extra: dict[str, float] = {}
-    c_feature = config.c0 if config.c_feature is None else config.c_feature
-    c_rule = c_feature / 2 if config.c_rule is None else config.c_rule  # <= c_feature (checked in TrainConfig)
+    c_feature = c_rule = 0.0
+    if config.model == "tilm":  # (PILM ignores c0, which may still read "auto" there)
+        c_feature = config.c0 if config.c_feature is None else config.c_feature
+        c_rule = c_feature / 2 if config.c_rule is None else config.c_rule  # <= c_feature (checked in TrainConfig)
     for j, col in enumerate(design.columns):
         own = config.c0_by_input.get(col.input)
         if config.model == "pilm":

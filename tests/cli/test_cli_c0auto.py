@@ -1,0 +1,139 @@
+"""--c0 auto through the command line, the honest words about optimality, and the warnings.
+
+Nothing here depends on the clock: breastcancer under a short limit is checked only for what
+holds at any budget; the other models are tiny (proven at once) or built by hand.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from scorecard.cli import summary
+from scorecard.exporters.html import render_html
+from scorecard.exporters.latex import render_latex, tex
+from scorecard.exporters.text import render_text
+from scorecard.runtime import Input, Model, Target, Term, Training, dump, load
+from scorecard.trainer.folds import c0_grid
+from testdata import EXAMPLES
+
+TINY = "y,a,b\n" + "".join(f"{int(a or b)},{a},{b}\n" for a in (0, 1) for b in (0, 1) for _ in range(5))
+
+
+def test_auto_on_breastcancer_writes_the_selection_and_show_prints_it(cli, tmp_path):
+    out = tmp_path / "m.json"
+    run = cli("train", EXAMPLES / "breastcancer.csv", "--target", "Benign", "--time-limit", "20", "-o", out)
+    assert run.code == 0, run.err
+    raw = json.loads(out.read_text())["training"]
+    selection = raw["selection"]
+    assert selection["method"] == "cv" and selection["folds"] == 5 and selection["rule"] == "one standard error"
+    grid = [p["c0"] for p in selection["grid"]]
+    assert set(grid) <= set(c0_grid(683)) and selection["chosen"] in grid
+    assert raw["params"]["c0"] == selection["chosen"]
+    assert f"C0 = {selection['chosen']:.3g} (5-fold CV)" in run.err
+    shown = cli("show", out).out
+    assert "HOW C0 WAS CHOSEN (5-fold cross-validation, the one standard error rule)" in shown
+    assert shown.count("<- chosen") == 1 and len([ln for ln in shown.splitlines() if " ± " in ln]) == len(grid)
+
+
+def test_cv_without_a_grid_compares_the_auto_grid_and_recommends_one(cli, write):
+    data = write("tiny.csv", TINY)
+    run = cli("cv", data, "--target", "y", "--folds", "2", "--time-limit", "60")
+    assert run.code == 0, run.err
+    c0s = {line.split()[0] for line in run.out.splitlines()[1:-1]}
+    assert c0s == {f"{c:.4g}" for c in c0_grid(20)}
+    assert run.out.splitlines()[-1].startswith("recommended: C0 = ")
+
+
+def test_an_old_model_file_without_selection_reads_unchanged(tmp_path):
+    model = _model(_training("optimal", 0.0))
+    dump(model, tmp_path / "m.json")
+    assert "selection" not in json.loads((tmp_path / "m.json").read_text())["training"]
+    assert load(str(tmp_path / "m.json")) == model
+
+
+def _model(training: Training | None) -> Model:
+    return Model("linear", Target("y", 1), (Input("a", "numeric"),), (Term("a", "linear", None, 2, "a"),), -5,
+                 training=training)
+
+
+def _training(status: str, gap: float, **extra) -> Training:
+    bound = 0.1 * (1 - gap)
+    return Training(solver="auto:highs", status=status, objective=0.1, lower_bound=bound, gap=gap, seconds=60.2,
+                    train_error=0.08, n_rows=683, params={"c0": 0.01}, **extra)
+
+
+PROVEN = "proven optimal"
+NOT_PROVEN = "best found in 60 s, not proven optimal: the optimum is at most 88.9% better"
+
+
+@pytest.mark.parametrize("training, words", [
+    (_training("optimal", 0.0), PROVEN),
+    (_training("time_limit", 0.889), NOT_PROVEN),
+    (_training("interrupted", 0.5), "stopped by Ctrl-C after 60 s, not proven optimal: the optimum is at most 50.0%"),
+    (_training("time_limit", 1.0), "best found in 60 s, not proven optimal (no bound on the optimum was found)"),
+])
+def test_summary_show_and_cards_say_proven_or_how_far_from_proven(training, words, tmp_path):
+    model = _model(training)
+    line = summary(model, "m.json")
+    text = render_text(model)
+    html = render_html(model)
+    latex = render_latex(model)
+    assert words in line and words in text and words in html
+    assert tex(words) in latex
+    for person in (line, html, latex):  # no bare solver words for a person
+        assert "time_limit" not in person and "gap 0.889" not in person and "auto:highs" not in person
+        assert "optimality gap" not in person
+    assert "gap          0.889" in text or training.gap != 0.889  # show keeps the numbers beside the words
+
+
+def test_the_footer_names_the_chosen_c0():
+    selection = {"method": "cv", "folds": 5, "rule": "one standard error", "chosen": 0.0086,
+                 "grid": [{"c0": 0.0086, "test_error": 0.04, "se": 0.01, "size": 3.0, "train_error": 0.03}]}
+    model = _model(_training("optimal", 0.0, selection=selection))
+    assert "C0 = 0.0086, chosen by 5-fold cross-validation" in render_html(model)
+    assert "C0 = 0.0086 (5-fold CV)" in summary(model, "m.json")
+
+
+def _warnings(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("warning: ")]
+
+
+def test_an_empty_model_is_a_warning_with_what_to_try(cli, write, tmp_path):
+    run = cli("train", write("tiny.csv", TINY), "--target", "y", "--c0", "0.6", "-o", tmp_path / "m.json")
+    assert run.code == 0, run.err
+    (warning,) = _warnings(run.err)
+    assert warning.startswith("warning: the model has no terms: at C0 = 0.6 no condition pays for itself")
+    assert warning.endswith("try --c0 auto or a smaller --c0")
+
+
+def test_a_model_no_better_than_the_majority_is_a_warning(cli, write, tmp_path):
+    # b carries no signal; a one-term model that a sign forces onto b is no better than the majority
+    data = write("noise.csv", "y,b\n" + "1,0\n" * 6 + "1,1\n" * 6 + "0,0\n" * 2 + "0,1\n" * 2)
+    run = cli("train", data, "--target", "y", "--c0", "0", "--min-features", "1", "-o", tmp_path / "m.json")
+    assert run.code == 0, run.err
+    (warning,) = _warnings(run.err)
+    assert warning.startswith("warning: the model's training error (25.0%) is no better than predicting the majority "
+                              "class for every row (25.0%); try")
+
+
+def test_a_numeric_column_too_large_for_the_intercept_range_is_a_warning(cli, write, tmp_path):
+    rows = "".join(f"{int(k % 3 == 0)},{k % 2},{20000 + 1000 * k}\n" for k in range(30))
+    run = cli("train", write("income.csv", "y,a,income\n" + rows), "--target", "y", "--c0", "0.01",
+              "--numeric", "linear", "-o", tmp_path / "m.json")
+    assert run.code == 0, run.err
+    unusable = [w for w in _warnings(run.err) if "'income'" in w]
+    assert unusable == ["warning: column 'income' could not be used: its values (20000 to 49000) times any "
+                        "coefficient in -10..10 are beyond what an intercept in -100..100 can offset, so as a linear "
+                        "term it cannot change a prediction; use threshold conditions (--numeric cuts) or a wider "
+                        "--intercept-min/--intercept-max"]
+    wide = cli("train", write("income2.csv", "y,a,income\n" + rows), "--target", "y", "--c0", "0.01",
+               "--numeric", "linear", "--intercept-min", "-100000", "-o", tmp_path / "w.json")
+    cuts = cli("train", write("income3.csv", "y,a,income\n" + rows), "--target", "y", "--c0", "0.01",
+               "-o", tmp_path / "c.json")  # the default: threshold conditions, usable at any range
+    assert cuts.code == 0 and not [w for w in _warnings(cuts.err) if "'income'" in w]
+    assert not [w for w in _warnings(wide.err) if "'income'" in w]
+
+
+def test_a_good_model_has_no_warning(cli, write, tmp_path):
+    run = cli("train", write("tiny.csv", TINY), "--target", "y", "--c0", "0.01", "-o", tmp_path / "m.json")
+    assert run.code == 0 and not _warnings(run.err) and PROVEN in run.err

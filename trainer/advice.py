@@ -1,0 +1,102 @@
+"""Warnings about a model that trained without error but may not be what the user wants.
+
+A model with no terms, a model no better than predicting the majority class, and a numeric
+column that cannot be used as a linear term (its values are too large for the intercept
+range) are each reported in one sentence that says why and what to try. They reach the user
+through one function, :func:`warn` (the command line prints ``warning: ...`` on standard
+error; the Python API raises a :class:`ScorecardWarning` through the ``warnings`` module).
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Callable, Optional
+
+import numpy as np
+from scorecard.runtime import Model
+
+from .data.design import Design
+from .data.prepare import LabeledData
+from .problem.slim import SlimProblem
+
+Warn = Callable[[str], None]
+
+
+class ScorecardWarning(UserWarning):
+    """A trained model that may not be what was wanted (see the message)."""
+
+
+def warn(message: str, sink: Optional[Warn] = None) -> None:
+    """The one way a warning leaves the trainer: to ``sink`` (the CLI's printer), else as a
+    :class:`ScorecardWarning`."""
+    if sink is not None:
+        sink(message)
+    else:
+        warnings.warn(message, ScorecardWarning, stacklevel=3)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _positive_text(data: LabeledData) -> str:
+    return f"{data.target.name} = {data.target.positive}"
+
+
+def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = False) -> list[str]:
+    """An empty model, or one no better than the majority class (one message each)."""
+    t = model.training
+    n = len(data.y)
+    positives = int((data.y > 0).sum())
+    majority_error = min(positives, n - positives) / n
+    price = f"{c0:g}" if isinstance(c0, (int, float)) else str(c0)
+    where = f"at C0 = {price}" + (" (chosen by cross-validation)" if chosen else "")
+    if not model.terms:
+        predicts = _positive_text(data) if model.intercept > 0 else f"not {_positive_text(data)}"
+        smaller = "a smaller --c0" if chosen else "--c0 auto or a smaller --c0"
+        return [f"the model has no terms: {where} no condition pays for itself (each must fix about "
+                f"{_pct(c0) if isinstance(c0, (int, float)) else 'its C0'} of the training rows); it predicts {predicts} for every row; try {smaller}"]
+    if t is not None and t.train_error >= majority_error - 1e-12:
+        return [f"the model's training error ({_pct(t.train_error)}) is no better than predicting the majority "
+                f"class for every row ({_pct(majority_error)}); try a smaller --c0, a wider --coef-min/--coef-max, "
+                "or other columns"]
+    return []
+
+
+def _can_flip(c: int, low: float, high: float, b_lo: int, b_hi: int) -> bool:
+    """Whether some integer intercept b in [b_lo, b_hi] makes b + c*x positive for some x in
+    [low, high] and not positive for another: b in (-max(c*x), -min(c*x)]."""
+    s_lo, s_hi = sorted((c * low, c * high))
+    first = max(b_lo, math.floor(-s_hi) + 1)
+    last = min(b_hi, math.floor(-s_lo))
+    return first <= last
+
+
+def unusable_linear_columns(design: Design, problem: SlimProblem, numeric: set[str],
+                            used: set[str]) -> list[str]:
+    """One message per numeric input, not in the model, whose linear column cannot change a
+    prediction on its own: with every allowed non-zero coefficient, the values times the
+    coefficient lie beyond what the intercept range can offset (e.g. incomes of 20000 to
+    200000 against an intercept in -100..100)."""
+    messages = []
+    for j, col in enumerate(design.columns):
+        if col.op != "linear" or col.input not in numeric or col.input in used:
+            continue
+        x = design.X[:, j]
+        x = x[np.isfinite(x)]
+        if len(x) == 0 or x.min() == x.max():
+            continue
+        low, high = float(x.min()), float(x.max())
+        lo, hi = int(problem.coef_lo[j]), int(problem.coef_hi[j])
+        smallest = [c for c in (1 if hi >= 1 and lo <= 1 else lo if lo > 0 else None,
+                                -1 if lo <= -1 and hi >= -1 else hi if hi < 0 else None) if c]
+        if not smallest:
+            continue  # the column may not be used at all (a sign or a set of 0)
+        if any(_can_flip(c, low, high, problem.intercept_lo, problem.intercept_hi) for c in smallest):
+            continue
+        messages.append(
+            f"column {col.input!r} could not be used: its values ({low:g} to {high:g}) times any coefficient in "
+            f"{lo}..{hi} are beyond what an intercept in {problem.intercept_lo}..{problem.intercept_hi} can offset, "
+            "so as a linear term it cannot change a prediction; use threshold conditions (--numeric cuts) or a "
+            "wider --intercept-min/--intercept-max")
+    return messages
