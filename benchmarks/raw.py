@@ -239,6 +239,8 @@ def run_ours(name: str, train: Path, test: Path, time_limit: float, extra: tuple
 def card_row(term: dict) -> str:
     if term["op"] == "linear":
         return f"{term['points']:+g} x {term['input']}"
+    if term["op"] == "missing":  # "INPUT unknown" (--missing unmet)
+        return f"{term['points']:+g} if {term['input']} unknown"
     return f"{term['points']:+g} if {term['input']} {term['op']} {term['value']}"
 
 
