@@ -17,8 +17,9 @@ Per data set: a stratified 70/30 split (scikit-learn ``train_test_split``, seed 
 - ``ours``: ``scorecard train TRAIN.csv --target T --positive P --time-limit S -o m.json``
   through ``subprocess``, with nothing else (wall time of the subprocess), then
   ``scorecard predict m.json TEST.csv``; a test row with no score (a missing value the model
-  reads) counts as an error. Exit 2 (e.g. data with empty cells, refused unless
-  ``--missing impute`` is given) is recorded as ``refused: <first line of stderr>``;
+  reads and cannot score, e.g. the input of a linear term) counts as an error; empty cells
+  train under ``--missing unmet``, the default (before it they were refused unless
+  ``--missing impute`` was given). Exit 2 is recorded as ``refused: <first line of stderr>``;
   proven / gap from the model file's ``training.status`` / ``training.gap``.
 - ``fasterrisk``: FasterRisk (k = 5, points in [-10, 10]) on its own binarization, median /
   mode imputation (``benchmarks/raw_fasterrisk.py``), in a separate venv made on first use
@@ -238,6 +239,8 @@ def run_ours(name: str, train: Path, test: Path, time_limit: float, extra: tuple
 def card_row(term: dict) -> str:
     if term["op"] == "linear":
         return f"{term['points']:+g} x {term['input']}"
+    if term["op"] == "missing":  # "INPUT unknown" (--missing unmet)
+        return f"{term['points']:+g} if {term['input']} unknown"
     return f"{term['points']:+g} if {term['input']} {term['op']} {term['value']}"
 
 

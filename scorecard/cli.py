@@ -171,11 +171,12 @@ def _number(text: str, option: str) -> float:
         raise UsageError(f"{option}: {text!r} is not a number") from None
 
 
-def _load_data(path: str, target: str, positive, missing: str):
+def _load_data(path: str, target: str, positive, cfg):
+    from scorecard.trainer.data.families import unmet_notes
     from scorecard.trainer.data.prepare import prepare, read_table
 
-    data = prepare(read_table(path), target, positive, missing, source=path)
-    for note in data.notes:
+    data = prepare(read_table(path), target, positive, cfg.missing, source=path)
+    for note in [*data.notes, *unmet_notes(data, cfg)]:
         _say(f"note: {note}")
     if data.dropped_rows:
         _say(f"note: dropped {data.dropped_rows} rows with missing values ({len(data.y)} left)")
@@ -266,7 +267,7 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
     _check_paths([data, options.get("config")], [("-o", output)])
     cfg, target_name, positive_value = _configure(options)
     deadline = _deadline(cfg)
-    labeled = _load_data(data, target_name, positive_value, cfg.missing)
+    labeled = _load_data(data, target_name, positive_value, cfg)
     live = LiveProgress(verbose=cfg.verbose)
     try:
         fitted = fit(labeled, cfg, progress=live, deadline=deadline, warn=_warn)
@@ -421,7 +422,7 @@ def cv(data: Data, options: dict,
     grid = _numbers(c0_grid, "--c0-grid") or (() if cfg.c0 == "auto" else (cfg.c0,))
     for value in grid:
         cfg.with_options(c0=value)  # refuse a bad grid value before any solving
-    labeled = _load_data(data, target_name, positive_value, cfg.missing)
+    labeled = _load_data(data, target_name, positive_value, cfg)
     crossval.stratified_folds(labeled.y, folds, cfg.seed)
     grid = grid or crossval.c0_grid(len(labeled.y))  # --c0 auto (the default): the grid auto compares
 

@@ -39,9 +39,10 @@ class SLIMClassifier:
     def __init__(self, *, c0: float | str = 0.01, coef_min: int = -10, coef_max: int = 10,
                  intercept_min: int = -100, intercept_max: int = 100, max_features: int | None = None,
                  min_features: int | None = None, signs: dict | None = None, w_pos: float = 0.5,
-                 numeric: str = "cuts", solver: str = "auto", time_limit: float = 60.0, threads: int = 1,
-                 seed: int = 0):
+                 numeric: str = "cuts", missing: str = "unmet", solver: str = "auto", time_limit: float = 60.0,
+                 threads: int = 1, seed: int = 0):
         self.c0 = c0
+        self.missing = missing
         self.numeric = numeric
         self.coef_min = coef_min
         self.coef_max = coef_max
@@ -140,8 +141,10 @@ class SLIMClassifier:
             raise ValueError(f"Found array with 0 sample(s) (shape={frame.shape}) "
                              "while a minimum of 1 is required.")
         numeric = frame.select_dtypes(include="number").to_numpy(dtype=float)
-        if not np.isfinite(numeric).all():
-            raise ValueError("Input X contains NaN or infinity; SLIMClassifier trains on complete rows only")
+        if np.isinf(numeric).any():
+            raise ValueError("Input X contains infinity; SLIMClassifier needs finite numbers (NaN for missing)")
+        if self.missing == "null" and np.isnan(numeric).any():
+            raise ValueError("Input X contains NaN; SLIMClassifier(missing='null') trains on complete rows only")
         labels = np.asarray(y)
         if labels.ndim == 2 and labels.shape[1] == 1:
             warnings.warn("A column-vector y was passed when a 1d array was expected; using y.ravel()",
@@ -157,8 +160,9 @@ class SLIMClassifier:
         if len(classes) > 2:
             raise ValueError(f"Only binary classification is supported; y holds {len(classes)} classes")
         frame[TARGET] = np.where(labels == classes[1], 1, 0)
-        data = prepare(frame, TARGET, positive=1, source="X")
-        self.model_ = train(data, self.config())
+        config = self.config()  # checks the parameters, missing among them, before the data
+        data = prepare(frame, TARGET, positive=1, missing=config.missing, source="X")
+        self.model_ = train(data, config)
         self.classes_ = classes
         self.n_features_in_ = frame.shape[1] - 1
         if isinstance(X, pd.DataFrame):

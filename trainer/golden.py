@@ -4,7 +4,9 @@ Chosen to exercise the whole model (docs/contract.md, "The model file"): for eve
 it applies and one where it does not (for a ``linear`` term, the rows with the smallest and
 the largest value of its input), the rows closest to the decision boundary on each side
 (score 0 and 1 for integer scores), and, when the data had missing values, a row with a
-used input blanked (no score under ``"null"``, the imputed score otherwise). Deterministic:
+used input blanked (no score under ``"null"``, the imputed score under imputation, the
+score of a value that meets no condition but "unknown" under ``"unmet"``, where the trainer
+adds it even when the data had none). Deterministic:
 the first qualifying row in data order wins.
 """
 from __future__ import annotations

@@ -19,7 +19,11 @@ def model_from_solution(data: LabeledData, design: Design, coef: np.ndarray, int
     """The runtime Model (no training record or golden rows yet) for integer coefficients."""
     terms = tuple(design.columns[j].term(int(coef[j])) for j in range(len(coef)) if coef[j] != 0)
     missing: str | dict = "null"
-    if data.imputed:
+    if data.policy == "unmet":
+        # also when training had no missing cell: a blank met no condition there either, and
+        # a linear term's input still needs a value (the runtime gives such a row no score)
+        missing = "unmet"
+    elif data.imputed:
         missing = {"impute": {name: plain(value) for name, value in data.imputed.items()}}
     return Model(kind=kind, target=data.target, inputs=data.inputs, terms=terms, intercept=int(intercept),
                  missing=missing)
@@ -31,7 +35,8 @@ def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercep
     """The model file of a trained scoring system: its terms, the training record (the
     certificate and the training error by the runtime's rule, score > 0), the score-to-risk
     map ``probability`` (a callable of the training scores and labels) and golden rows,
-    among them a row with a used input blanked when the data had missing values."""
+    among them a row with a used input blanked when the data had missing values or the
+    policy is ``"unmet"`` (an input read by conditions, so the row has a score, where one is)."""
     coef = np.asarray(coef, dtype=np.int64)
     scores = intercept + design.X @ coef.astype(np.float64)
     errors = int(np.sum((scores > 0) != (data.y > 0)))
@@ -41,6 +46,9 @@ def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercep
                         params=params)
     used = [inp.name for inp in model.used_inputs]
     blank = next((name for name in used if name in data.missing_counts), None)
+    if blank is None and model.unmet:  # the rule a blank is scored by, checked in every export
+        conditions = [name for name in used if name not in {i.name for i in model.needs_value}]
+        blank = conditions[0] if conditions else used[0] if used else None
     if blank is None and data.missing_counts and used:
         blank = used[0]
     return with_golden(replace(model, training=training, probability=probability(scores, data.y)),

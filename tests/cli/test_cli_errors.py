@@ -21,7 +21,6 @@ BAD_DATA = [
     ("y,a\nsick,1\nwell,2\n", "say which is positive with --positive sick or --positive well"),
     ("y,a\n1,1\n,2\n0,3\n", "target column 'y' has 1 missing values"),
     ("y\n1\n0\n", "no feature columns"),
-    ("y,a\n1,1\n0,\n", "column 'a' has 1 missing values; use --missing drop"),
 ]
 
 
@@ -38,6 +37,14 @@ def test_bad_training_data(cli, write, tmp_path, text, message):
     data = write("d.csv", text)
     out = tmp_path / "m.json"
     assert_refused(cli("train", data, "--target", "y", "-o", out), message, out)
+
+
+def test_missing_null_refuses_empty_cells_as_before(cli, write, tmp_path):
+    data = write("d.csv", "y,a\n1,1\n0,\n")
+    out = tmp_path / "m.json"
+    assert_refused(cli("train", data, "--target", "y", "--missing", "null", "-o", out),
+                   "column 'a' has 1 missing values; use --missing drop to drop those rows or --missing impute "
+                   "to fill them", out)
 
 
 @pytest.mark.parametrize("args, message", [

@@ -54,7 +54,6 @@ def test_empty_cells_alone_are_missing_and_na_text_is_a_category(write):
     ("y,x\nyes,1\nno,2\n", "say which is positive with --positive yes or --positive no"),
     ("y,x\n1,1\n,2\n0,1\n", "target column 'y' has 1 missing values (first on line 3)"),
     ("y\n1\n0\n", "no feature columns"),
-    ("y,x\n1,1\n0,\n", "column 'x' has 1 missing values; use --missing drop"),
     ("y,score\n1,1\n0,2\n", "column 'score' clashes"),
 ])
 def test_bad_data_is_refused_in_one_line_naming_the_problem(write, text, message):
@@ -63,6 +62,20 @@ def test_bad_data_is_refused_in_one_line_naming_the_problem(write, text, message
         load(path)
     assert message in str(err.value)
     assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_empty_cells_are_refused_under_missing_null(write):
+    path = write("d.csv", "y,x\n1,1\n0,\n")
+    with pytest.raises(DataError, match="column 'x' has 1 missing values; use --missing drop"):
+        load(path, missing="null")
+
+
+def test_empty_cells_are_kept_under_missing_unmet_the_default(write):
+    path = write("d.csv", "y,x,c\n1,1,a\n0,,b\n1,3,\n")
+    data = load(path)
+    assert data.policy == "unmet" and data.missing_counts == {"x": 1, "c": 1}
+    assert np.isnan(data.frame["x"][1]) and data.frame["c"][2] is None
+    assert data.inputs[1].categories == ("a", "b") and not data.imputed and not data.dropped_rows
 
 
 def test_missing_file_and_unknown_target_suggest_a_fix(write, tmp_path):
@@ -124,7 +137,7 @@ def test_a_cross_validation_fold_imputes_from_its_own_training_rows(write):
 
 def test_mushroom_raw_missing_stalk_root_needs_a_policy():
     with pytest.raises(DataError, match="'stalk_root' has 2480 missing values"):
-        load(SHARED / "mushroom_raw.csv", "poisonous")
+        load(SHARED / "mushroom_raw.csv", "poisonous", missing="null")
     assert load(SHARED / "mushroom_raw.csv", "poisonous", missing="drop").dropped_rows == 2480
 
 

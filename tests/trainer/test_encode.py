@@ -66,7 +66,7 @@ def test_numeric_for_and_given_cuts_choose_per_column():
 
 
 def test_a_sign_holds_on_every_cut_off_of_its_column():
-    data, config = labeled(RAW), TrainConfig(signs={"glu": "+"}, max_cuts=3)
+    data, config = labeled(RAW), TrainConfig(c0=0.01, signs={"glu": "+"}, max_cuts=3)
     design = design_for(data, config)
     problem = constrained_problem(design, data, config)
     glu = [j for j, c in enumerate(design.columns) if c.input == "glu"]
@@ -74,7 +74,7 @@ def test_a_sign_holds_on_every_cut_off_of_its_column():
 
 
 def test_max_features_counts_columns_not_conditions():
-    data, config = labeled(RAW), TrainConfig(max_features=1, max_cuts=3)
+    data, config = labeled(RAW), TrainConfig(c0=0.01, max_features=1, max_cuts=3)
     design = design_for(data, config)
     problem = constrained_problem(design, data, config)
     glu = [j for j, c in enumerate(design.columns) if c.input == "glu"]

@@ -60,7 +60,7 @@ def test_works_in_sklearn_pipelines_and_cross_validation():
 # Deliberate differences from scikit-learn's defaults, each a documented behaviour of scorecard:
 EXPECTED_FAILURES = {
     "check_dtype_object": "text columns are categorical features (one-hot '==' terms), not an error",
-    "check_estimators_nan_inf": "predict scores a row with a missing value as NaN (the model's 'null' policy)",
+    "check_estimators_nan_inf": "NaN is a missing value (the 'unmet' policy: it meets no condition), not an error",
 }
 
 

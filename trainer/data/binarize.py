@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .design import Column, Design, build
+from .design import Column, Design, build, has_unknown, unknown_column
 from .prepare import LabeledData
 
 #: Default number of candidate thresholds per numeric input.
@@ -233,6 +233,8 @@ def rule_columns(data: LabeledData, *, cuts: Mapping[str, Sequence[float]] | Non
             col = data.frame[inp.name].to_numpy(dtype=float)
             made = _numeric_rules(inp.name, tuple(given) if given is not None else thresholds(col, max_thresholds))
         columns.extend(c for c, negated in made if negations or not negated)
+        if has_unknown(data, inp.name):  # "unmet": a missing value meets none of these rules
+            columns.append(unknown_column(inp.name))
     return columns
 
 

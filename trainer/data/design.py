@@ -24,8 +24,10 @@ class Column:
     """One design column: the condition a coefficient multiplies.
 
     ``op`` and ``value`` follow the runtime's :class:`Term`: ``linear`` (value None, the
-    column holds the input itself), ``==``/``>=``/``<`` (a scalar), ``in`` (a tuple of levels);
-    the column then holds 1.0 where the condition holds and 0.0 elsewhere.
+    column holds the input itself), ``==``/``>=``/``<`` (a scalar), ``in`` (a tuple of levels),
+    ``missing`` (value None: the input is unknown); the column then holds 1.0 where the
+    condition holds and 0.0 elsewhere. A missing value (NaN, None: kept under the ``"unmet"``
+    policy) meets no condition but ``missing``, as the runtime scores it.
     """
 
     input: str
@@ -39,6 +41,8 @@ class Column:
 
     def values(self, raw: pd.Series) -> np.ndarray:
         """The column computed from the raw input values (the runtime's meaning of the term)."""
+        if self.op == "missing":
+            return raw.isna().to_numpy(dtype=np.float64)
         if self.op == "linear":
             return raw.to_numpy(dtype=np.float64)
         if self.op == "==":
@@ -67,9 +71,24 @@ def input_columns(data: LabeledData, name: str) -> list[Column]:
     binary input, one ``==`` column per category level."""
     inp = next(i for i in data.inputs if i.name == name)
     if inp.type == "categorical":
-        levels = inp.categories if inp.categories is not None else sorted(set(data.frame[inp.name]))
+        levels = inp.categories if inp.categories is not None else sorted(set(data.frame[inp.name].dropna()))
         return [Column(inp.name, "==", level, f"{inp.name} = {level}") for level in levels]
     return [Column(inp.name, "linear", None, inp.name)]
+
+
+def unknown_column(name: str) -> Column:
+    """The condition "``name`` unknown" (op ``missing``), met exactly where the input is missing:
+    offered under the ``"unmet"`` policy for an input with missing cells in training."""
+    return Column(name, "missing", None, f"{name} unknown")
+
+
+def has_unknown(data: LabeledData, name: str) -> bool:
+    """True when ``data`` is kept with its missing cells (the ``"unmet"`` policy) and input
+    ``name`` is missing on some of its rows but not all, so "``name`` unknown" tells rows apart."""
+    if data.policy != "unmet":
+        return False
+    missing = int(data.frame[name].isna().sum())
+    return 0 < missing < len(data.frame)
 
 
 def default_columns(data: LabeledData) -> list[Column]:

@@ -6,6 +6,12 @@ on a card; ``--cuts COL=...`` gives them; whole numbers within +-10 stay linear,
 :data:`SMALL`) or as the input itself, points times its value (``--numeric linear``, the
 paper's Section 3.1 design), per input with ``--numeric-for``;
 a binary input enters as itself (one condition), a categorical input one-hot (``==``).
+Under the ``"unmet"`` missing policy (the default) a missing value meets none of these
+conditions, and an input with missing cells in training is offered one more, "``COL``
+unknown" (op ``missing``); as points times a value cannot score a missing one, such an
+input never enters linear: a numeric one enters as cut-offs whatever ``--numeric`` or the
+whole-number rule say (:func:`unmet_notes` tells the user), a binary one as the condition
+``COL == 1``.
 M-of-N rule tables (Section 3.3.1: predict positive when at least M of N rules hold) read
 binary rules: thresholds of numeric inputs, a rule per category, a binary input as itself,
 each with its negation, so a rule reads as the raw condition (``BareNuclei < 3``); the box
@@ -20,7 +26,7 @@ import numpy as np
 
 from ..options.config import TrainConfig
 from .binarize import binarize, cut_columns
-from .design import Design, build, input_columns
+from .design import Column, Design, build, has_unknown, input_columns, unknown_column
 from .prepare import LabeledData
 
 
@@ -49,7 +55,14 @@ def small_scale(values) -> bool:
 
 
 def cut_input(data: LabeledData, config: TrainConfig, name: str) -> bool:
-    """True when numeric input ``name`` enters as cut-off conditions (see :data:`SMALL`)."""
+    """True when numeric input ``name`` enters as cut-off conditions (see :data:`SMALL`); always
+    when it can be missing under the ``"unmet"`` policy (:func:`may_be_missing`)."""
+    if may_be_missing(data, name):
+        return True
+    return _asked_cuts(data, config, name)
+
+
+def _asked_cuts(data: LabeledData, config: TrainConfig, name: str) -> bool:
     if name in config.numeric_by_input:
         return config.numeric_by_input[name] == "cuts"
     if config.numeric != "cuts":
@@ -57,15 +70,47 @@ def cut_input(data: LabeledData, config: TrainConfig, name: str) -> bool:
     return name in config.cuts or not small_scale(data.frame[name].to_numpy(dtype=float))
 
 
+def may_be_missing(data: LabeledData, name: str) -> bool:
+    """True when input ``name`` had missing cells in the training data (all of it: a
+    cross-validation fold keeps the whole file's counts) and they are kept (``"unmet"``)."""
+    return data.policy == "unmet" and name in data.missing_counts
+
+
+def unmet_notes(data: LabeledData, config: TrainConfig) -> list[str]:
+    """One sentence per numeric input SLIM or PILM would have read linear but reads as cut-off
+    conditions because it has missing cells under ``--missing unmet``, for the CLI to show."""
+    if config.model not in ("slim", "pilm"):
+        return []
+    notes = []
+    for inp in data.inputs:
+        if inp.type == "numeric" and may_be_missing(data, inp.name) and not _asked_cuts(data, config, inp.name):
+            notes.append(f"column {inp.name!r} enters as cut-off conditions, not linear: it has "
+                         f"{data.missing_counts[inp.name]} missing values and points times a value cannot score "
+                         "a missing one (--missing impute or drop keeps it linear)")
+    return notes
+
+
+def _binary_condition(data: LabeledData, name: str) -> Column:
+    """A binary input as one condition, ``COL == 1`` (``COL == 0`` when 1 never occurs)."""
+    values = data.frame[name].to_numpy(dtype=float)
+    on = 1 if (values == 1).any() else 0
+    return Column(name, "==", on, name if on == 1 else f"{name} == 0")
+
+
 def slim_design(data: LabeledData, config: TrainConfig) -> Design:
     """SLIM's and PILM's design: numeric inputs as cut-off conditions or linear columns
-    (see the module docstring); binary and categorical inputs as ``encode`` reads them."""
+    (see the module docstring); binary and categorical inputs as ``encode`` reads them,
+    an input with missing cells under ``"unmet"`` as conditions plus "``COL`` unknown"."""
     columns = []
     for inp in data.inputs:
         if inp.type == "numeric" and cut_input(data, config, inp.name):
             columns += cut_columns(data, inp.name, config.cuts.get(inp.name), config.max_cuts)
+        elif inp.type == "binary" and may_be_missing(data, inp.name):
+            columns.append(_binary_condition(data, inp.name))
         else:
             columns += input_columns(data, inp.name)
+        if has_unknown(data, inp.name):
+            columns.append(unknown_column(inp.name))
     return build(data, columns)
 
 

@@ -35,9 +35,10 @@ BOOLEANS = {"true": True, "false": False}
 class LabeledData:
     """Validated training data.
 
-    frame: the input columns only (target removed), in data order, with no missing cell
-      left (rows dropped or cells imputed as the missing policy says); numeric and binary
-      columns as float64, categorical columns as object dtype holding str.
+    frame: the input columns only (target removed), in data order; numeric and binary
+      columns as float64, categorical columns as object dtype holding str. No missing cell
+      is left (rows dropped or cells imputed) except under missing="unmet", which keeps them
+      (NaN in a numeric or binary column, None in a categorical one).
     y: int8 array of +1 (positive class) / -1 (negative class), one per row of ``frame``.
     inputs: one runtime ``Input`` per column of ``frame`` (same order, same names).
     target: the target column's name and its positive value as written in the data.
@@ -46,6 +47,7 @@ class LabeledData:
       are left out).
     missing_cells: column -> boolean mask of the cells ``imputed`` filled (one per row).
     dropped_rows: rows removed under missing="drop".
+    policy: the missing policy the data was prepared under (unmet, null, drop or impute).
     notes: typing decisions a user may not expect (a mostly numeric column read as
       categorical, say), one sentence each, for the CLI to show.
     """
@@ -60,6 +62,7 @@ class LabeledData:
     missing_cells: dict = field(default_factory=dict)
     dropped_rows: int = 0
     notes: tuple[str, ...] = ()
+    policy: str = "null"
 
     def subset(self, rows: np.ndarray) -> "LabeledData":
         """The same data restricted to ``rows`` (positions), e.g. one cross-validation fold."""
@@ -170,10 +173,11 @@ def _as_text(value: object) -> str | None:
 # ---------------------------------------------------------------------------- typing
 
 
-def prepare(df: pd.DataFrame, target: str, positive: object = None, missing: str = "null",
+def prepare(df: pd.DataFrame, target: str, positive: object = None, missing: str = "unmet",
             source: str = "DATA") -> LabeledData:
     """Check ``df``, code the target as +1/-1, type the other columns and apply ``missing``
-    (one of ``TrainConfig``'s policies: null, drop, impute).
+    (one of ``TrainConfig``'s policies: unmet keeps the missing cells, null refuses them,
+    drop drops their rows, impute fills them).
 
     Accepts the text frame of :func:`read_table` and, for the Python API, a frame of
     native values (numbers, NaN/None for missing).
@@ -229,11 +233,12 @@ def prepare(df: pd.DataFrame, target: str, positive: object = None, missing: str
             imputed[name] = _fill_value(frame[name], inputs[features.index(name)].type, source)
             frame[name] = frame[name].where(frame[name].notna(), imputed[name])
 
-    inputs = [Input(i.name, i.type, tuple(sorted(set(frame[i.name])))) if i.type == "categorical" else i
+    inputs = [Input(i.name, i.type, tuple(sorted(set(frame[i.name].dropna())))) if i.type == "categorical" else i
               for i in inputs]
     return LabeledData(frame=frame.reset_index(drop=True), y=y, inputs=tuple(inputs),
                        target=Target(target, positive_value), source=source, imputed=imputed,
-                       missing_counts=counts, missing_cells=cells, dropped_rows=dropped, notes=tuple(notes))
+                       missing_counts=counts, missing_cells=cells, dropped_rows=dropped, notes=tuple(notes),
+                       policy=missing)
 
 
 def _suggest(name: str, options: list[str]) -> str:

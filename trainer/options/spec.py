@@ -31,7 +31,7 @@ from scorecard.runtime.errors import ConfigError
 MODELS = ("slim", "mofn", "pilm", "tilm")
 LOSSES = ("zero-one", "logistic", "hinge", "exponential", "quadratic")
 SOLVERS = ("auto", "cbc", "highs", "cplex", "gurobi", "cpsat")
-MISSING = ("null", "drop", "impute")
+MISSING = ("unmet", "null", "drop", "impute")
 NUMERIC = ("cuts", "linear")
 
 #: README groups, in the order the table shows them.
@@ -223,10 +223,15 @@ OPTIONS: tuple[Option, ...] = (
     Option("positive", Optional[str], None, None, "The target value of the positive class.", ("--positive",), str,
            metavar="VALUE", field=False, section="data",
            doc="the target value of the positive class (required unless the coding makes it plain)"),
-    Option("missing", str, "null", Choices(MISSING), "null (refuse), drop or impute.", ("--missing",), str,
-           metavar="{null,drop,impute}", section="data",
-           doc="missing cells: refuse (`null`), drop those rows, or impute the median / most frequent value, "
-               "recorded in the model"),
+    Option("missing", str, "unmet", Choices(MISSING), "unmet (a blank meets no condition), null (refuse), drop or "
+           "impute.", ("--missing",), str, metavar="{unmet,null,drop,impute}", estimator=True, section="data",
+           doc="missing (empty) cells: `unmet` keeps their rows, a missing value meets no condition on its column "
+               "(0 points) and a column with missing cells is offered one more condition `COL unknown`, used where "
+               "it helps; such a numeric column enters as cut-offs, never linear (a note says so where --numeric "
+               "or the whole-number rule would make it linear), as points times a value cannot score a blank; the "
+               "model records `\"missing\": \"unmet\"` and scores a blank by this rule even when training had none. "
+               "`null` refuses empty cells, `drop` drops those rows, `impute` fills the median / most frequent "
+               "value, recorded in the model"),
     # -------------------------------------------------------- model
     Option("model", str, "slim", Choices(MODELS), "slim, mofn, pilm or tilm.", ("--model",), str,
            metavar="{slim,mofn,pilm,tilm}", doc="model family"),

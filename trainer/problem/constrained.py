@@ -149,7 +149,8 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
     lo, hi = np.zeros(p, dtype=np.int64), np.zeros(p, dtype=np.int64)
     coef_values: dict[int, tuple[Number, ...]] = {}
     for j, col in enumerate(design.columns):
-        allowed = _base_set(config, col.input).signed(config.signs.get(col.input))
+        # a sign orders the points along COL's values; "COL unknown" is not on that scale
+        allowed = _base_set(config, col.input).signed(None if col.op == "missing" else config.signs.get(col.input))
         if not all(isinstance(v, int) for v in allowed.values):
             where = f"coefficients.{col.input}" if col.input in config.coefficients else "--coef-set"
             raise ConfigError(f"{where}: {allowed.describe()} holds non-integers; scorecards use integer points")
