@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import sys
 import tempfile
 import time
 import warnings
@@ -193,8 +194,6 @@ class _QuietHiGHS(pulp.HiGHS):
     (stdout may be the user's pipe)."""
 
     def createAndConfigureSolver(self, lp):
-        import sys
-
         sys.stdout.flush()
         saved = os.dup(1)
         try:
