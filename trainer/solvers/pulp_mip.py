@@ -204,6 +204,37 @@ class _QuietHiGHS(pulp.HiGHS):
             os.dup2(saved, 1)
             os.close(saved)
 
+    def findSolutionValues(self, lp):
+        """PuLP 3.3 has no entry for kSolutionLimit, HiGHS's status when ``mip_max_nodes`` (a
+        work limit) stops it (KeyError): read it as the iteration limit it is, so the
+        incumbent is kept with status ``time_limit``."""
+        import highspy
+
+        model = lp.solverModel
+        if model.getModelStatus() != highspy.HighsModelStatus.kSolutionLimit:
+            return super().findSolutionValues(lp)
+        lp.solverModel = _NodeLimitStatus(model)
+        try:
+            return super().findSolutionValues(lp)
+        finally:
+            lp.solverModel = model
+
+
+class _NodeLimitStatus:
+    """A HiGHS model that reports kIterationLimit instead of kSolutionLimit (see
+    ``_QuietHiGHS.findSolutionValues``); everything else is the model's."""
+
+    def __init__(self, model):
+        self._model = model
+
+    def getModelStatus(self):
+        import highspy
+
+        return highspy.HighsModelStatus.kIterationLimit
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
 
 def _commercial_bound(lp, name: str) -> float | None:
     """The best bound CPLEX or Gurobi proved, when their model object says."""
