@@ -200,6 +200,12 @@ class _QuietHiGHS(pulp.HiGHS):
             with open(os.devnull, "w") as devnull:
                 os.dup2(devnull.fileno(), 1)
                 super().createAndConfigureSolver(lp)
+            import highspy
+
+            # HiGHS keeps one thread pool per process, sized by the first run: a run asking for
+            # another number of threads (the cutting planes' master uses HiGHS's default) fails
+            # at once. Start each solve from a fresh pool (see convex.cutting_planes.quiet_highs).
+            highspy.Highs.resetGlobalScheduler(True)
         finally:
             os.dup2(saved, 1)
             os.close(saved)
