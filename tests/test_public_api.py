@@ -46,7 +46,7 @@ def test_mofn_classifier_trains_an_m_of_n_table():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 5, size=(60, 3))
     y = (X[:, 0] + X[:, 1] > 4).astype(int)
-    clf = MofNClassifier(time_limit=10).fit(X, y)
+    clf = MofNClassifier(time_limit=120).fit(X, y)
     assert clf.model_.kind == "m_of_n" and clf.model_.training.params["model"] == "mofn"
     assert all(term.points == 1 for term in clf.model_.terms) and clf.model_.intercept <= 0
     assert clf.score(X, y) == 1.0

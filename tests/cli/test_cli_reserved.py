@@ -27,7 +27,7 @@ def test_reserved_is_the_three_added_columns():
 def test_train_refuses_a_reserved_feature_name(cli, write, tmp_path, name):
     data = write("d.csv", _csv(name))
     out = tmp_path / "m.json"
-    assert_refused_naming(cli("train", data, "--target", "y", "--time-limit", "5", "-o", out), name, out)
+    assert_refused_naming(cli("train", data, "--target", "y", "--time-limit", "120", "-o", out), name, out)
 
 
 def test_logistic_model_refuses_a_probability_column_at_train(cli, write, tmp_path):
@@ -35,5 +35,5 @@ def test_logistic_model_refuses_a_probability_column_at_train(cli, write, tmp_pa
     the clash is caught when training, not when scoring."""
     data = write("d.csv", _csv("probability"))
     out = tmp_path / "m.json"
-    run = cli("train", data, "--target", "y", "--loss", "logistic", "--time-limit", "5", "-o", out)
+    run = cli("train", data, "--target", "y", "--loss", "logistic", "--time-limit", "120", "-o", out)
     assert_refused_naming(run, "probability", out)

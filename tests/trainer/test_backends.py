@@ -65,11 +65,11 @@ def test_exhaustive_search_finds_the_brute_force_optimum(frame, options):
 def test_auto_and_the_mip_agree_with_brute_force(frame, options):
     problem, config = problem_of(frame, **options)
     expected = brute_force(problem)
-    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(30)))
+    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(120)))
     assert out.status == "optimal"
     assert out.incumbent.objective == pytest.approx(expected, abs=1e-12)
     if problem.gamma_exact:  # the PuLP IP is exact only with an exact margin
-        coef, intercept, result = fit_problem(problem, SolveOptions.of(config.with_options(solver="cbc", time_limit=30)))
+        coef, intercept, result = fit_problem(problem, SolveOptions.of(config.with_options(solver="cbc", time_limit=120)))
         assert result.status == "optimal"
         assert problem.objective(coef, intercept) == pytest.approx(expected, abs=1e-12)
 
@@ -78,7 +78,7 @@ def test_auto_and_the_mip_agree_with_brute_force(frame, options):
 @pytest.mark.parametrize("frame, options", CASES)
 def test_cpsat_agrees_with_brute_force(frame, options):
     problem, _ = problem_of(frame, **options)
-    result = cpsat.solve(problem, None, SolveOptions(deadline=Deadline.after(30), threads=1))
+    result = cpsat.solve(problem, None, SolveOptions(deadline=Deadline.after(120), threads=1))
     assert result.status == "optimal"
     assert result.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
 
@@ -125,8 +125,8 @@ def test_best_intercept_sweep_with_a_margin_matches_trying_every_intercept():
 
 def test_auto_proves_the_same_optimum_as_cbc_on_bankruptcy():
     data = prepare(pd.read_csv(SHARED / "bankruptcy.csv"), "NotBankrupt")
-    ours = train(data, TrainConfig(solver="auto", time_limit=60))
-    cbc = train(data, TrainConfig(solver="cbc", time_limit=60))
+    ours = train(data, TrainConfig(solver="auto", time_limit=120))
+    cbc = train(data, TrainConfig(solver="cbc", time_limit=120))
     assert ours.training.status == cbc.training.status == "optimal"
     assert ours.training.solver == "auto:enumerate"
     assert ours.training.objective == pytest.approx(cbc.training.objective, abs=1e-12)

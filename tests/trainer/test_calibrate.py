@@ -41,7 +41,7 @@ def test_a_trained_zero_one_model_reads_its_risk_at_runtime():
     frame["y"] = (frame.a - frame.b + rng.normal(0, 1, 200) > 0).astype(int)
     model = loads(dumps(train(prepare(frame, "y"), TrainConfig(c0=0.01, coef_min=-3, coef_max=3,
                                                               intercept_min=-6, intercept_max=6,
-                                                              time_limit=30))))
+                                                              time_limit=120))))
     assert model.probability["method"] == "table"
     by_score: dict = {}
     for row in frame.to_dict("records"):

@@ -57,7 +57,7 @@ def test_same_optimum_as_trying_every_model(loss, name):
     expected = brute_force(X, y, loss, space)
     oracle = ArrayOracle.from_xy(X, y, loss=loss, dtype=np.float64)
     for certificate in (True, False):
-        result = cutting_planes(oracle, space, certificate=certificate, time_limit=60)
+        result = cutting_planes(oracle, space, certificate=certificate, time_limit=120)
         assert result.status == "optimal"
         assert result.objective == pytest.approx(expected, abs=1e-9)
         assert space.feasible(result.coefficients)
@@ -92,7 +92,7 @@ def test_train_with_logistic_loss_gives_a_model_with_probabilities():
     frame["y"] = (frame.a - frame.b + rng.normal(0, 1, 400) > 0.5).astype(int)
     data = prepare(frame, "y")
     model = train(data, TrainConfig(loss="logistic", c0=0.001, coef_min=-3, coef_max=3,
-                                    intercept_min=-10, intercept_max=10, time_limit=60))
+                                    intercept_min=-10, intercept_max=10, time_limit=120))
     assert model.training.status == "optimal" and model.training.gap <= 1e-6
     assert model.probability == {"method": "logistic", "scale": 1.0}
     row = {"a": 3, "b": 0, "c": 1}
@@ -106,6 +106,6 @@ def test_hinge_models_carry_a_monotone_risk_table():
     frame = pd.DataFrame(rng.integers(0, 4, size=(300, 2)), columns=["a", "b"])
     frame["y"] = (frame.a - frame.b + rng.normal(0, 1, 300) > 0).astype(int)
     model = train(prepare(frame, "y"), TrainConfig(loss="hinge", c0=0.001, coef_min=-3, coef_max=3,
-                                                   intercept_min=-10, intercept_max=10, time_limit=60))
+                                                   intercept_min=-10, intercept_max=10, time_limit=120))
     risks = [row["risk"] for row in model.probability["table"]]
     assert model.probability["method"] == "table" and risks == sorted(risks)

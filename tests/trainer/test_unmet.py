@@ -61,7 +61,7 @@ def test_impute_and_drop_designs_are_unchanged():
 
 def test_a_sign_orders_the_cut_offs_not_the_unknown_condition():
     data = prepare(frame(), "y", positive=1)
-    config = TrainConfig(signs={"grade": "+"})
+    config = TrainConfig(c0=0.01, signs={"grade": "+"})
     design = design_for(data, config)
     problem = constrained_problem(design, data, config)
     for j, col in enumerate(design.columns):

@@ -38,40 +38,46 @@ def test_warm_start_obeys_the_box_signs_and_feature_limit():
 
 def test_warm_start_finds_the_papers_breastcancer_scorecard():
     # Paper Fig. 1 (C0 = 0.025): 2 x UniformityOfCellSize + 1 x BareNuclei > 8, proven optimal.
+    # The local search stops at its local optimum (about 0.8 s here); 120 s only caps it, so a
+    # busy machine gets the same model, later.
     problem = shared_problem("breastcancer", c0=0.025)
-    found = warm_start(problem, seconds=1.0)
+    found = warm_start(problem, seconds=120)
     assert found.coef.tolist() == [0, 2, 0, 0, 0, 1, 0, 0, 0]
     assert found.intercept == -8
 
 
-def first_model_seconds(name: str) -> tuple[float, float]:
-    """Seconds from the start of ``--solver auto`` to its first progress event, and the
-    objective that event reports (the solve is stopped right after it)."""
+def first_model(name: str) -> tuple[float, float, str, float]:
+    """Seconds from the start of ``--solver auto`` to its first progress event, the
+    objective and message that event reports (the solve is stopped right after it) and the
+    seconds until the solve returned."""
     problem = shared_problem(name)
-    seen: list[tuple[float, float]] = []
+    seen: list[tuple[float, float, str]] = []
 
     def stop_at_first(event) -> None:
-        seen.append((event.elapsed, event.incumbent))
+        seen.append((event.elapsed, event.incumbent, event.message))
         raise KeyboardInterrupt  # the user presses Ctrl-C as soon as a model shows up
 
     start = time.monotonic()
-    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(60)), progress=stop_at_first)
-    assert time.monotonic() - start < 5
+    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(120)), progress=stop_at_first)
+    returned = time.monotonic() - start
     assert out.status in ("interrupted", "optimal")
     assert out.incumbent.objective == pytest.approx(seen[0][1])
-    return seen[0]
+    return (*seen[0], returned)
 
 
-def test_first_model_within_a_second_on_mushroom():
-    elapsed, objective = first_model_seconds("mushroom")
-    assert elapsed < 1.0
+def test_the_first_model_on_mushroom_comes_from_the_warm_start_and_ctrl_c_keeps_it():
+    # What holds on any machine however busy: the first model shown is the rounding's, before
+    # any search, and Ctrl-C right then returns it. How fast that is: the slow benchmarks.
+    _, objective, message, _ = first_model("mushroom")
+    assert message == "warm start"
     assert objective < 0.5
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [p for p in shared_datasets() if p.stem != "mushroom_raw"], ids=lambda p: p.stem)
 def test_first_model_within_a_second_on_every_shared_dataset(path):
-    """Every dataset of the paper (mushroom_raw is mushroom with missing cells, refused by default)."""
-    elapsed, objective = first_model_seconds(path.stem)
-    assert elapsed < 1.0
-    assert np.isfinite(objective)
+    """Every dataset of the paper (mushroom_raw is mushroom with missing cells, refused by
+    default). Wall-clock claims: slow benchmarks only (a busy machine misses them)."""
+    elapsed, objective, message, returned = first_model(path.stem)
+    assert elapsed < 1.0 and returned < 5
+    assert message == "warm start" and np.isfinite(objective)

@@ -60,6 +60,10 @@ def quiet_highs():
         os.dup2(saved, 1)
         os.close(saved)
     h.setOptionValue("output_flag", False)
+    # HiGHS keeps one thread pool per process, sized by the first run: a later run asking for
+    # another number of threads (PuLP's HiGHS runs with --threads, this one with HiGHS's
+    # default) fails with model status "Not Set". Start this one from a fresh pool.
+    highspy.Highs.resetGlobalScheduler(True)
     return h
 
 

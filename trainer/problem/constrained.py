@@ -141,6 +141,10 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
     closest) and a non-integer coefficient set. A sign keeps the part of a set with that
     sign (at least 0, which leaves the input out).
     """
+    reads_c0 = config.model in ("slim", "mofn") or (config.model == "tilm" and config.c_feature is None)
+    if config.c0 == "auto" and reads_c0:
+        raise ConfigError("c0: 'auto' is chosen by cross-validation in train(); a problem needs a number "
+                          "(e.g. TrainConfig(c0=0.01))")
     check_names(config, [i.name for i in data.inputs])
     columns_of: dict[str, list[int]] = {}
     for j, col in enumerate(design.columns):

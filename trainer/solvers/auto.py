@@ -29,7 +29,7 @@ import math
 import time
 from typing import Callable
 
-from scorecard.runtime.errors import InfeasibleError
+from scorecard.runtime.errors import ConfigError, InfeasibleError
 
 from ..problem.bounds import unavoidable_loss
 from ..problem.slim import SlimProblem, free_columns
@@ -232,8 +232,6 @@ def fit_auto(problem: SlimProblem, options: SolveOptions, progress: Callable[[Pr
     """``fit.fit_problem`` for ``--solver auto`` and ``--solver cpsat``: (coef, intercept,
     SolveResult), the solver named ``auto:BACKEND`` after the backend that produced the
     certificate (``cpsat`` for CP-SAT alone, from the warm start)."""
-    from scorecard.runtime.errors import ConfigError
-
     start = time.monotonic()
     if options.solver == "cpsat":
         if not cpsat.available():
@@ -260,8 +258,6 @@ def fit_auto(problem: SlimProblem, options: SolveOptions, progress: Callable[[Pr
 
 def _cpsat_only(problem: SlimProblem, options: SolveOptions, progress: Callable[[Progress], None] | None) -> Outcome:
     """CP-SAT from the millisecond warm start (``--solver cpsat``)."""
-    from scorecard.runtime.errors import ConfigError
-
     start = time.monotonic()
     incumbent = warm_start(problem, seconds=0.0)
     result = cpsat.solve(problem, incumbent if math.isfinite(incumbent.objective) else None, options,

@@ -18,6 +18,9 @@ import pulp
 from ..data.design import Design
 from ..data.prepare import LabeledData
 from ..options.config import TrainConfig
+from ..problem.constrained import constrained_problem
+from ..search.repair import feasible_start
+from .ip.slim import formulate
 from .options import TINY, Deadline
 
 #: Seconds spent looking for the conflict, in total, at most (and never past the deadline).
@@ -61,10 +64,6 @@ def is_feasible(design: Design, data: LabeledData, config: TrainConfig, seconds:
     """True if some model meets every constraint of ``config``, False if none does, None if
     undecided within ``seconds`` (a quick warm start is tried before the solver). Only the
     constraints of ``config`` are read: the solve is CBC's, for ``seconds``."""
-    from ..problem.constrained import constrained_problem
-    from ..search.repair import feasible_start
-    from .ip.slim import formulate
-
     problem = constrained_problem(design, data, config)
     if feasible_start(problem, np.zeros(problem.n_columns, dtype=int), 0) is not None:
         return True

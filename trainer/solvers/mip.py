@@ -25,6 +25,7 @@ from .ip.slim import formulate, read_solution
 from .options import SolveOptions
 from .outcome import Outcome
 from .progress import ProgressCallback
+from .pulp_mip import resolve
 from .pulp_mip import solve as solve_lp
 
 
@@ -72,8 +73,6 @@ def solve_mip(problem: SlimProblem, incumbent: Incumbent | None, options: SolveO
 
 def result_name(options: SolveOptions) -> str:
     """The backend ``options.solver`` names (``auto``: CBC)."""
-    from .pulp_mip import resolve
-
     return resolve(options.solver)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import sys
 import tempfile
 import time
 import warnings
@@ -193,17 +194,52 @@ class _QuietHiGHS(pulp.HiGHS):
     (stdout may be the user's pipe)."""
 
     def createAndConfigureSolver(self, lp):
-        import sys
-
         sys.stdout.flush()
         saved = os.dup(1)
         try:
             with open(os.devnull, "w") as devnull:
                 os.dup2(devnull.fileno(), 1)
                 super().createAndConfigureSolver(lp)
+            import highspy
+
+            # HiGHS keeps one thread pool per process, sized by the first run: a run asking for
+            # another number of threads (the cutting planes' master uses HiGHS's default) fails
+            # at once. Start each solve from a fresh pool (see convex.cutting_planes.quiet_highs).
+            highspy.Highs.resetGlobalScheduler(True)
         finally:
             os.dup2(saved, 1)
             os.close(saved)
+
+    def findSolutionValues(self, lp):
+        """PuLP 3.3 has no entry for kSolutionLimit, HiGHS's status when ``mip_max_nodes`` (a
+        work limit) stops it (KeyError): read it as the iteration limit it is, so the
+        incumbent is kept with status ``time_limit``."""
+        import highspy
+
+        model = lp.solverModel
+        if model.getModelStatus() != highspy.HighsModelStatus.kSolutionLimit:
+            return super().findSolutionValues(lp)
+        lp.solverModel = _NodeLimitStatus(model)
+        try:
+            return super().findSolutionValues(lp)
+        finally:
+            lp.solverModel = model
+
+
+class _NodeLimitStatus:
+    """A HiGHS model that reports kIterationLimit instead of kSolutionLimit (see
+    ``_QuietHiGHS.findSolutionValues``); everything else is the model's."""
+
+    def __init__(self, model):
+        self._model = model
+
+    def getModelStatus(self):
+        import highspy
+
+        return highspy.HighsModelStatus.kIterationLimit
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
 
 
 def _commercial_bound(lp, name: str) -> float | None:

@@ -42,8 +42,11 @@ from typing import Optional
 import numpy as np
 
 from ..convex.cutting_planes import quiet_highs
+from ..problem.constrained import violations
 from ..problem.slim import SlimProblem
 from ..search.no_error import majority
+from ..search.warm_start import warm_start
+from .fit import fit_problem
 from .options import SolveOptions
 from .progress import Progress, ProgressCallback, relative_gap
 
@@ -274,10 +277,6 @@ def fit_reduced(problem: SlimProblem, options: SolveOptions, width: float | None
     for the full problem, and ``info`` the reduction's report for ``training.params``. Rate
     limits (max FPR, min TPR, ...) count every row: with them the problem is solved whole.
     """
-    from ..problem.constrained import violations
-    from ..search.warm_start import warm_start
-    from .fit import fit_problem
-
     limits = problem.constraints is not None and any(
         k in problem.constraints.present for k in ("max_fpr", "min_tpr", "max_positive_rate"))
     deadline = options.deadline

@@ -83,7 +83,7 @@ def test_thresholds_agree_with_the_float_score_even_next_to_zero(reals):
 def test_cpsat_proves_the_brute_force_optimum_on_real_valued_data(reals, c0):
     problem, _ = problem_of(near_zero(seed=reals + 4, n=30, reals=reals), c0=c0, coef_min=-2, coef_max=2,
                             intercept_min=-3, intercept_max=3)
-    result = cpsat.solve(problem, None, SolveOptions(deadline=Deadline.after(30), threads=2))
+    result = cpsat.solve(problem, None, SolveOptions(deadline=Deadline.after(120), threads=2))
     assert result.status == "optimal"
     assert result.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
     assert 0 <= result.incumbent.objective - result.lower_bound <= 1e-3 * result.incumbent.objective
@@ -116,9 +116,9 @@ def test_cpsat_cbc_and_auto_prove_the_same_optimum_on_a_heart_sample():
     frame = heart[["ExerciseSTDepression", "MaxExerciseHRTargetRatio", "ExerciseAngina", "Male"]].copy()
     frame["y"] = heart["Disease"].to_numpy()
     problem, config = problem_of(frame, c0=0.01, coef_min=-3, coef_max=3, intercept_min=-6, intercept_max=6)
-    result = cpsat.solve(problem, None, SolveOptions(deadline=Deadline.after(60)))
-    coef, intercept, mip = fit_problem(problem, SolveOptions.of(config.with_options(solver="cbc", time_limit=60)))
-    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(60)))
+    result = cpsat.solve(problem, None, SolveOptions(deadline=Deadline.after(120)))
+    coef, intercept, mip = fit_problem(problem, SolveOptions.of(config.with_options(solver="cbc", time_limit=120)))
+    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(120)))
     assert (result.status, mip.status, out.status) == ("optimal", "optimal", "optimal")
     assert result.incumbent.objective == pytest.approx(problem.objective(coef, intercept), abs=1e-12)
     assert out.incumbent.objective == pytest.approx(result.incumbent.objective, abs=1e-12)
@@ -133,7 +133,7 @@ def test_auto_splitting_by_model_size_keeps_the_optimum(monkeypatch, reals, c0):
     problem, _ = problem_of(near_zero(seed=reals + 4, n=30, reals=reals), c0=c0, coef_min=-2, coef_max=2,
                             intercept_min=-3, intercept_max=3)
     bounds = []
-    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(30)), progress=lambda event: bounds.append(event.bound))
+    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(120)), progress=lambda event: bounds.append(event.bound))
     assert (out.status, out.backend) == ("optimal", "cpsat")
     assert out.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
     assert max(bounds) > 0  # the size-limited searches raised the bound before CP-SAT ran

@@ -74,7 +74,7 @@ def test_auto_proves_the_brute_force_optimum_through_the_phase(solves, name):
     frame = CASES[name]
     problem, _ = problem_of(frame, c0=tiny_c0(frame), **SMALL)
     assert separable.applies(problem) and separable.decisive(problem, warm_start(problem, seconds=0.0).objective)
-    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(30), threads=1))
+    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(120), threads=1))
     assert out.status == "optimal"
     assert out.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
     if name == "noisy":  # refuted at once, then the full problem
@@ -89,7 +89,7 @@ def test_auto_proves_the_brute_force_optimum_through_the_phase(solves, name):
 def test_the_bound_never_exceeds_the_optimum(seed):
     frame = rows(seed, n=24, noise=0.1 * (seed % 3), twins=seed % 2 * 3)
     problem, _ = problem_of(frame, c0=tiny_c0(frame), **SMALL)
-    result = cpsat.solve(problem, None, SolveOptions(deadline=Deadline.after(20), threads=1), predictions=separable.majority(problem))
+    result = cpsat.solve(problem, None, SolveOptions(deadline=Deadline.after(120), threads=1), predictions=separable.majority(problem))
     restricted = result.lower_bound if result.status != "infeasible" else math.inf
     assert separable.bound(problem, restricted) <= brute_force(problem) + 1e-12
 
@@ -101,7 +101,7 @@ def test_where_an_error_may_still_pay_the_full_search_follows(solves, seed):
     problem, _ = problem_of(rows(seed), c0=0.02, **SMALL)
     assert separable.applies(problem)
     assert not separable.decisive(problem, warm_start(problem, seconds=0.0).objective)
-    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(30), threads=1))
+    out = auto.solve(problem, SolveOptions(deadline=Deadline.after(120), threads=1))
     assert [kind for kind, _ in solves] == ["restricted", "full"]
     assert out.status == "optimal"
     assert out.incumbent.objective == pytest.approx(brute_force(problem), abs=1e-12)
