@@ -15,8 +15,9 @@ coefficient vector with its optimal intercept from the sweep (:mod:`.sweep`):
 3. local search from the best rounded model and the best models of the best few supports:
    single-coefficient changes (all values of a column when its range has at most
    MAX_CANDIDATES, else the small ones and a geometric spread up to its bounds; each
-   column's moves cost only its non-zero rows), then swaps of one feature for another,
-   then (small problems) two coefficients at once, until none improves.
+   column's moves cost only its non-zero rows) until none improves; then, from the best
+   model (from every start on small problems), also swaps of one feature for another and
+   (small problems) changes of two coefficients at once.
 Steps 2 and 3 run to the end of a work budget counted in candidate x row entries, never
 timed, so the model depends only on the problem and ``work`` (the clock is a safety net).
 Then, when ``seconds`` allow, the same moves again until ``seconds`` have passed (the
@@ -50,6 +51,7 @@ ENTRIES_PER_CALL = 1e6
 # Default work of the deterministic phases (candidate x row entries, see beam.Budget), about 1-2 s
 # on adult, and the clock's safety net for them.
 WORK = 4e7
+PAIR_SHARE = 0.25  # two-coefficient moves only when a full pass of them costs at most this share of the work left
 BEAM_SHARE = 0.5  # of the work, at most, for the beam search (the local search has the rest)
 SAFETY_SECONDS = 20.0
 LOCAL_STARTS = 5  # supports whose best model the deterministic local search starts from
@@ -115,11 +117,13 @@ def warm_start(problem: SlimProblem, seconds: float = 0.5,
             beam_candidates(problem, _top(problem), pool.best.objective, evaluate, budget, share=BEAM_SHARE)
         best = pool.best
         for begin in [rounded, *pool.starts()] if budget.entries > 0 else ():
-            found = _descend(sweeper, problem, begin, chunk, budget)
+            found = _descend(sweeper, problem, begin, chunk, budget, wide=_pairs_cheap(problem, budget))
             if found.objective < best.objective - 1e-12:
                 best = found
                 if on_improve is not None:
                     on_improve(best)
+        if budget.entries > 0:
+            best = _descend(sweeper, problem, best, chunk, budget, on_improve)
     if time.monotonic() < deadline:
         best = _descend(sweeper, problem, best, chunk, Budget(math.inf, deadline), on_improve)
     return best
@@ -166,20 +170,21 @@ def problem_objective(problem: SlimProblem, coef: np.ndarray, intercept: int, va
 
 
 def _descend(sweeper: Sweeper, problem: SlimProblem, best: Incumbent, chunk: int, budget: Budget,
-             on_improve: Callable[[Incumbent], None] | None = None) -> Incumbent:
+             on_improve: Callable[[Incumbent], None] | None = None, wide: bool = True) -> Incumbent:
     """Local search from ``best`` until no move improves or the budget is spent. Moves: one
     coefficient changed (the values of :func:`_values`, columns in order: the best move of the
     first block of columns, about ``chunk`` moves, holding an improving one is taken); when
     none improves, one feature swapped for another at any weight (the best swap of the
     first dropped feature that has an improving one); on small problems, when neither does,
-    two coefficients changed at once. Each column's moves cost its non-zero
+    two coefficients changed at once if a pass of those costs at most PAIR_SHARE of the
+    budget left (swaps and pairs only when ``wide``). Each column's moves cost its non-zero
     rows (:meth:`Sweeper.one_column`); every model taken is checked on the exact objective."""
     while not budget.spent:
         coef = best.coef.astype(np.float64)
         pick = _best_single(sweeper, problem, coef, best.objective, chunk, budget)
-        if pick is None:
+        if pick is None and wide:
             pick = _best_swap(sweeper, problem, coef, best.objective, budget)
-        if pick is None and _pairs_affordable(problem):
+        if pick is None and wide and _pairs_cheap(problem, budget):
             pick = _best_pair(sweeper, problem, best, chunk, budget)
         if pick is None:
             break
@@ -196,6 +201,12 @@ def _pairs_affordable(problem: SlimProblem) -> bool:
     """Whether two-coefficient moves are cheap enough to try (rows x columns and their number
     at most PAIR_MOVE_LIMIT)."""
     return problem.X.shape[0] * problem.n_columns <= PAIR_MOVE_LIMIT and _pair_count(problem) <= PAIR_MOVE_LIMIT
+
+
+def _pairs_cheap(problem: SlimProblem, budget: Budget) -> bool:
+    """Whether a pass of two-coefficient moves is affordable and costs at most PAIR_SHARE of
+    the work left (small problems: then every start gets the wide local search)."""
+    return _pairs_affordable(problem) and _pair_count(problem) * problem.X.shape[0] <= PAIR_SHARE * budget.entries
 
 
 def _best_pair(sweeper: Sweeper, problem: SlimProblem, best: Incumbent, chunk: int,
