@@ -116,6 +116,15 @@ def test_one_column_scores_as_the_full_sweep(margin):
         assert np.allclose(full, quick)
 
 
+def test_one_column_of_a_column_without_non_zero_rows():
+    problem, _ = problem_of(tiny(seed=1, n=60, p=3).assign(f2=0), c0=0.01)
+    sweeper = Sweeper(problem)
+    values = np.arange(-3, 4, dtype=float)
+    coefs = np.zeros((len(values), 3))
+    coefs[:, 2] = values
+    assert np.allclose(sweeper.one_column(np.zeros(3), 2, values)[0], sweeper.best_intercepts(coefs)[0])
+
+
 def first_model_seconds(name: str) -> tuple[float, float]:
     """Seconds from the start of ``--solver auto`` to its first progress event, and the
     objective that event reports (the solve is stopped right after it)."""

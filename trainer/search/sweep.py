@@ -86,7 +86,7 @@ class Sweeper:
         moved = score.astype(np.int64) - (self._t_lo - 1) + (np.arange(m, dtype=np.int64) * self._bins)[:, None]
         weights = np.broadcast_to(self._delta[nz], moved.shape).ravel()
         hist = np.bincount(moved.ravel(), weights=weights, minlength=m * self._bins).reshape(m, self._bins)
-        hist += shared
+        hist = hist.astype(np.float64, copy=False) + shared  # (integer when the column has no non-zero row)
         err = np.cumsum(hist[:, :-1], axis=1)[:, 1:] + self._total_neg
         k = np.argmin(err, axis=1)
         return err[np.arange(m), k], -(self._t_lo + k)
