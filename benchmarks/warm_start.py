@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--write", action="store_true", help="rewrite the warm_start section of RESULTS.md")
     args = parser.parse_args()
-    lines = ["| dataset, C0 | rows x cols | optimum | main (s=0) | main+5s | new (s=0) | new - main+5s |",
+    lines = ["| dataset, C0 | distinct rows x cols | optimum | main (s=0) | main+5s | new (s=0) | new - main+5s |",
              "|---|---|---|---|---|---|---|"]
     worse = []
     for name in args.datasets:

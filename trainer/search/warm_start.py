@@ -16,7 +16,7 @@ coefficient vector with its optimal intercept from the sweep (:mod:`.sweep`):
    single-coefficient changes (all values of a column when its range has at most
    MAX_CANDIDATES, else the small ones and a geometric spread up to its bounds; each
    column's moves cost only its non-zero rows) until none improves; then, from the best
-   model (from every start on small problems), also swaps of one feature for another and
+   model (from every start on tiny problems), also swaps of one feature for another and
    (small problems) changes of two coefficients at once.
 Steps 2 and 3 run to the end of a work budget counted in candidate x row entries, never
 timed, so the model depends only on the problem and ``work`` (the clock is a safety net).
@@ -52,6 +52,7 @@ ENTRIES_PER_CALL = 1e6
 # on adult, and the clock's safety net for them.
 WORK = 4e7
 PAIR_SHARE = 0.25  # two-coefficient moves only when a full pass of them costs at most this share of the work left
+TINY_PAIR_SHARE = 0.002  # ... and from every start (not only the best model) below this share
 BEAM_SHARE = 0.5  # of the work, at most, for the beam search (the local search has the rest)
 SAFETY_SECONDS = 20.0
 LOCAL_STARTS = 5  # supports whose best model the deterministic local search starts from
@@ -117,7 +118,7 @@ def warm_start(problem: SlimProblem, seconds: float = 0.5,
             beam_candidates(problem, _top(problem), pool.best.objective, evaluate, budget, share=BEAM_SHARE)
         best = pool.best
         for begin in [rounded, *pool.starts()] if budget.entries > 0 else ():
-            found = _descend(sweeper, problem, begin, chunk, budget, wide=_pairs_cheap(problem, budget))
+            found = _descend(sweeper, problem, begin, chunk, budget, wide=_pairs_cheap(problem, budget, TINY_PAIR_SHARE))
             if found.objective < best.objective - 1e-12:
                 best = found
                 if on_improve is not None:
@@ -203,10 +204,11 @@ def _pairs_affordable(problem: SlimProblem) -> bool:
     return problem.X.shape[0] * problem.n_columns <= PAIR_MOVE_LIMIT and _pair_count(problem) <= PAIR_MOVE_LIMIT
 
 
-def _pairs_cheap(problem: SlimProblem, budget: Budget) -> bool:
-    """Whether a pass of two-coefficient moves is affordable and costs at most PAIR_SHARE of
-    the work left (small problems: then every start gets the wide local search)."""
-    return _pairs_affordable(problem) and _pair_count(problem) * problem.X.shape[0] <= PAIR_SHARE * budget.entries
+def _pairs_cheap(problem: SlimProblem, budget: Budget, share: float = 0.0) -> bool:
+    """Whether a pass of two-coefficient moves is affordable and costs at most ``share``
+    (PAIR_SHARE by default) of the work left."""
+    share = share or PAIR_SHARE
+    return _pairs_affordable(problem) and _pair_count(problem) * problem.X.shape[0] <= share * budget.entries
 
 
 def _best_pair(sweeper: Sweeper, problem: SlimProblem, best: Incumbent, chunk: int,
