@@ -1,6 +1,7 @@
 """The warm start: a good, feasible model in well under a second, reported at once."""
 from __future__ import annotations
 
+import itertools
 import time
 
 import numpy as np
@@ -10,10 +11,11 @@ from scorecard.trainer.data.families import design_for
 from scorecard.trainer.data.prepare import prepare
 from scorecard.trainer.options.config import TrainConfig
 from scorecard.trainer.problem.constrained import constrained_problem
+from scorecard.trainer.search.sweep import Sweeper
 from scorecard.trainer.search.warm_start import warm_start
 from scorecard.trainer.solvers import auto
 from scorecard.trainer.solvers.options import Deadline, SolveOptions
-from slimdata import tiny
+from slimdata import problem_of, tiny
 from testdata import SHARED, shared_datasets
 
 
@@ -44,6 +46,86 @@ def test_warm_start_finds_the_papers_breastcancer_scorecard():
     found = warm_start(problem, seconds=120)
     assert found.coef.tolist() == [0, 2, 0, 0, 0, 1, 0, 0, 0]
     assert found.intercept == -8
+
+
+def brute_force(problem) -> float:
+    """The optimum by trying every coefficient vector of the box (each with its best intercept)."""
+    grid = np.array(list(itertools.product(*[range(int(lo), int(hi) + 1)
+                                             for lo, hi in zip(problem.coef_lo, problem.coef_hi)])), dtype=float)
+    loss, _ = Sweeper(problem).best_intercepts(grid)
+    return float((loss + problem.penalty(grid)).min())
+
+
+SMALL_BOX = dict(coef_min=-3, coef_max=3, intercept_min=-15, intercept_max=15)
+
+
+@pytest.mark.parametrize("p", [3, 4])
+@pytest.mark.parametrize("seed", range(10))
+def test_warm_start_finds_the_optimum_of_small_problems(seed, p):
+    # A heuristic: it misses on a few problems of this family (seed 10, p = 3: 0.1692 vs 0.1594),
+    # never on these twenty; its objective is always that of the integers it returns.
+    problem, _ = problem_of(tiny(seed=seed, n=80, p=p), c0=0.01, **SMALL_BOX)
+    found = warm_start(problem, seconds=0.0)
+    assert found.objective == pytest.approx(problem.objective(found.coef, found.intercept), abs=1e-12)
+    assert found.objective == pytest.approx(brute_force(problem), abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_warm_start_is_never_worse_than_the_rounding_alone(seed):
+    # work=0 is the previous warm start's first step (rounded class-mean direction).
+    problem, _ = problem_of(tiny(seed=seed, n=120, p=6), c0=0.005, **SMALL_BOX)
+    rounded = warm_start(problem, seconds=0.0, work=0)
+    found = warm_start(problem, seconds=0.0)
+    assert found.objective <= rounded.objective + 1e-12
+    assert found.objective == pytest.approx(problem.objective(found.coef, found.intercept), abs=1e-12)
+
+
+def test_warm_start_is_deterministic_given_its_work():
+    problem = shared_problem("mammo", c0=0.001)
+    first, second = (warm_start(problem, seconds=0.0, work=5e6) for _ in range(2))
+    assert first.coef.tolist() == second.coef.tolist() and first.intercept == second.intercept
+    assert first.objective == second.objective
+
+
+def test_warm_start_obeys_min_features_and_max_features():
+    problem, _ = problem_of(tiny(seed=4, n=100, p=5), c0=0.02, min_features=3, **SMALL_BOX)
+    found = warm_start(problem, seconds=0.0)
+    assert np.count_nonzero(found.coef) >= 3
+    assert found.objective == pytest.approx(problem.objective(found.coef, found.intercept), abs=1e-12)
+    capped = warm_start(problem, seconds=0.0, max_features=3)
+    assert np.count_nonzero(capped.coef) == 3
+
+
+def test_warm_start_obeys_sign_boxes_on_a_shared_dataset():
+    problem = shared_problem("breastcancer", c0=0.001, signs={"ClumpThickness": "-", "BareNuclei": "-"})
+    found = warm_start(problem, seconds=0.0)
+    assert np.all(found.coef >= problem.coef_lo) and np.all(found.coef <= problem.coef_hi)
+    assert np.all(found.coef[problem.coef_hi == 0] <= 0)
+    assert found.objective == pytest.approx(problem.objective(found.coef, found.intercept), abs=1e-12)
+
+
+@pytest.mark.parametrize("margin", [None, 1e-4])
+def test_one_column_scores_as_the_full_sweep(margin):
+    problem = shared_problem("heart", c0=0.01)
+    sweeper = Sweeper(problem, margin=margin)
+    rng = np.random.default_rng(0)
+    coef = (rng.integers(-3, 4, problem.n_columns) * (rng.random(problem.n_columns) < 0.3)).astype(float)
+    values = np.arange(-10, 11, dtype=float)
+    for j in (0, 5, 7):
+        coefs = np.repeat(coef[None, :], len(values), axis=0)
+        coefs[:, j] = values
+        full, _ = sweeper.best_intercepts(coefs)
+        quick, _ = sweeper.one_column(coef, j, values)
+        assert np.allclose(full, quick)
+
+
+def test_one_column_of_a_column_without_non_zero_rows():
+    problem, _ = problem_of(tiny(seed=1, n=60, p=3).assign(f2=0), c0=0.01)
+    sweeper = Sweeper(problem)
+    values = np.arange(-3, 4, dtype=float)
+    coefs = np.zeros((len(values), 3))
+    coefs[:, 2] = values
+    assert np.allclose(sweeper.one_column(np.zeros(3), 2, values)[0], sweeper.best_intercepts(coefs)[0])
 
 
 def first_model(name: str) -> tuple[float, float, str, float]:

@@ -62,6 +62,48 @@ class Sweeper:
             intercept[start:start + step] = -(self._t_lo + k)
         return loss, intercept
 
+    def one_column(self, coef: np.ndarray, column: int, values: np.ndarray,
+                   base: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`best_intercepts` of ``coef`` with ``coef[column]`` set to each of ``values``,
+        at the cost of the rows where the column is non-zero (the others keep their score:
+        one histogram of them is shared). ``base`` is ``coef``'s score per row
+        (:meth:`scores`) when the caller has it."""
+        values = np.asarray(values, dtype=np.float64)
+        m = len(values)
+        if self._X.shape[1] == 0 or self._X.shape[1] * 4 < self._bins:
+            coefs = np.repeat(np.asarray(coef, dtype=np.float64)[None, :], m, axis=0)
+            coefs[:, column] = values
+            return self.best_intercepts(coefs)
+        base = self.scores(coef) if base is None else base
+        x = self._X[column]
+        nz = np.flatnonzero(x)
+        rest = base[nz] - float(coef[column]) * x[nz]
+        index = np.clip(self._levels(base), self._t_lo - 1, self._t_hi + 1).astype(np.int64) - (self._t_lo - 1)
+        shared = np.bincount(index, weights=self._delta, minlength=self._bins)
+        shared -= np.bincount(index[nz], weights=self._delta[nz], minlength=self._bins)
+        score = self._levels(rest[None, :] + values[:, None] * x[nz][None, :])
+        np.clip(score, self._t_lo - 1, self._t_hi + 1, out=score)
+        moved = score.astype(np.int64) - (self._t_lo - 1) + (np.arange(m, dtype=np.int64) * self._bins)[:, None]
+        weights = np.broadcast_to(self._delta[nz], moved.shape).ravel()
+        hist = np.bincount(moved.ravel(), weights=weights, minlength=m * self._bins).reshape(m, self._bins)
+        hist = hist.astype(np.float64, copy=False) + shared  # (integer when the column has no non-zero row)
+        err = np.cumsum(hist[:, :-1], axis=1)[:, 1:] + self._total_neg
+        k = np.argmin(err, axis=1)
+        return err[np.arange(m), k], -(self._t_lo + k)
+
+    def scores(self, coef: np.ndarray) -> np.ndarray:
+        """The score of each (row, label) column for one coefficient vector."""
+        return np.asarray(coef, dtype=np.float64) @ self._X
+
+    def column(self, j: int) -> np.ndarray:
+        """Column ``j``'s value on each (row, label) pair."""
+        return self._X[j]
+
+    @property
+    def width(self) -> int:
+        """How many (row, label) pairs a candidate is scored on."""
+        return self._X.shape[1]
+
     def _levels(self, score: np.ndarray) -> np.ndarray:
         """The integer each score is compared with: positive iff level > -intercept, i.e.
         ``ceil(score)`` for the rule score + intercept > 0, ``floor(score - gamma) + 1`` for

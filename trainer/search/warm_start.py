@@ -1,21 +1,27 @@
-"""A good integer scoring system in well under a second: the incumbent every backend starts from
+"""A strong integer scoring system in a second or two: the incumbent every backend starts from
 (``--solver auto`` and CP-SAT, the integer program of ``solvers/fit.py``, data reduction and
 the repair of constrained warm starts all call :func:`warm_start`).
 
 Its objective is an upper bound that tightens the exact search and the IP (fewer features
-allowed, smaller big-M constants, a cutoff) and its model seeds the solver. Two steps, both
-on the exact objective (weighted 0-1 error + C0 per feature + epsilon L1):
-1. candidates from two continuous directions, the class-mean difference (one pass over the
-   data, so a first model is ready in milliseconds) and a ridge-logistic fit on the distinct
-   rows: each scaled so its largest coefficient is 1, 2, ..., max|coef|, rounded, and
-   truncated to its k largest weights for every k (so sparse candidates exist), plus the
-   empty model;
-2. local search from the best candidate: every single-coefficient change (all values of a
-   column when its range has at most MAX_CANDIDATES, else the small ones and a geometric
-   spread up to its bounds) and, when the problem is small, every change of two
-   coefficients at once, each with its optimal intercept from the sweep (:mod:`.sweep`);
-   the best move of the first block of moves that improves is taken, until no move helps
-   or the time budget runs out.
+allowed, smaller big-M constants, a cutoff) and its model seeds the solver. Every step is
+judged on the exact objective (weighted 0-1 error + C0 per feature + epsilon L1), each
+coefficient vector with its optimal intercept from the sweep (:mod:`.sweep`):
+1. rounding (milliseconds, reported at once): the class-mean difference and a ridge-logistic
+   fit on the distinct rows, each scaled so its largest coefficient is 1, 2, ..., max|coef|,
+   rounded and truncated to its k largest weights for every k, plus the empty model;
+2. beam search over supports (:mod:`.beam`, after FasterRisk): a path of supports grown one
+   feature at a time on the logistic loss, the best few kept per size, each rounded along
+   its ray at every scale;
+3. local search from the best rounded model and the best models of the best few supports:
+   single-coefficient changes (all values of a column when its range has at most
+   MAX_CANDIDATES, else the small ones and a geometric spread up to its bounds; each
+   column's moves cost only its non-zero rows) until none improves; then, from the best
+   model (from every start on tiny problems), also swaps of one feature for another and
+   (small problems) changes of two coefficients at once.
+Steps 2 and 3 run to the end of a work budget counted in candidate x row entries, never
+timed, so the model depends only on the problem and ``work`` (the clock is a safety net).
+Then, when ``seconds`` allow, the same moves again until ``seconds`` have passed (the
+local search that ``--solver auto`` runs after its first exhaustive plan).
 Predictions follow the IP's margin rule (score + intercept >= gamma) where the problem's
 margin is not exact, so the model is always one the IP can represent (elsewhere that rule
 is the runtime's, score > 0). Constraints beyond the box, max_features and min_features
@@ -27,6 +33,7 @@ and a user who interrupts still gets a good model.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, replace
 from typing import Callable
@@ -34,12 +41,21 @@ from typing import Callable
 import numpy as np
 
 from ..problem.slim import SlimProblem
+from .beam import Budget, beam_candidates
 from .sweep import Sweeper
 
 # Two-coefficient moves are tried only when rows x features, and their number, are at most this.
 PAIR_MOVE_LIMIT = 2e5
 # Candidate-by-row entries evaluated between two looks at the clock (and before the first report).
 ENTRIES_PER_CALL = 1e6
+# Default work of the deterministic phases (candidate x row entries, see beam.Budget), about 1-2 s
+# on adult, and the clock's safety net for them.
+WORK = 4e7
+PAIR_SHARE = 0.25  # two-coefficient moves only when a full pass of them costs at most this share of the work left
+TINY_PAIR_SHARE = 0.002  # ... and from every start (not only the best model) below this share
+BEAM_SHARE = 0.5  # of the work, at most, for the beam search (the local search has the rest)
+SAFETY_SECONDS = 20.0
+LOCAL_STARTS = 5  # supports whose best model the deterministic local search starts from
 MAX_CANDIDATES = 41  # values a single move tries per column (all of them for [-20, 20])
 
 
@@ -67,53 +83,215 @@ def objective(problem: SlimProblem, loss: np.ndarray, coefs: np.ndarray) -> np.n
 
 def warm_start(problem: SlimProblem, seconds: float = 0.5,
                on_improve: Callable[[Incumbent], None] | None = None,
-               start: Incumbent | None = None, max_features: int | None = None) -> Incumbent:
-    """The best scoring system found by rounding and local search within ``seconds`` (the
-    rounding always runs to the end; ``seconds=0`` stops there). With ``start``, only the
-    local search runs, from that model. ``max_features`` caps the model's size below the
-    problem's own limit."""
+               start: Incumbent | None = None, max_features: int | None = None,
+               work: float | None = None) -> Incumbent:
+    """The best scoring system found by rounding, beam search and local search (see the
+    module doc). Without ``start``, the rounding, the beam search and the local search of its
+    best models always run, to the end of ``work`` (candidate x row entries; ``WORK`` by
+    default, 0 for the rounding alone): their result depends on the problem and ``work``
+    only, the clock stopping them only after ``max(seconds, SAFETY_SECONDS)``. Then, until
+    ``seconds`` have passed, more local search (two-coefficient moves on small problems).
+    With ``start``, only that last local search runs, from that model. ``max_features``
+    caps the model's size below the problem's own limit."""
     if max_features is not None and (problem.max_features is None or max_features < problem.max_features):
         problem = replace(problem, max_features=max_features)
-    deadline = time.monotonic() + seconds
+    began = time.monotonic()
+    deadline = began + seconds
     sweeper = Sweeper(problem, margin=None if problem.gamma_exact else problem.gamma)
     chunk = max(16, int(ENTRIES_PER_CALL // max(1, problem.X.shape[0])))
     best = start
-    for direction in (_mean_difference, _logistic_direction) if start is None else ():
-        w = direction(problem, deadline)
-        if best is None:  # the empty model and the direction rounded at full scale: at once
-            best = _evaluate(sweeper, problem, _candidates(problem, w, scales=(_top(problem),), sizes=(0, problem.n_columns)))
-            if on_improve is not None:
-                on_improve(best)
-        candidates = _candidates(problem, w)  # all of them, whatever the budget: a few per column
-        for first in range(0, candidates.shape[0], chunk):
-            found = _evaluate(sweeper, problem, candidates[first:first + chunk])
+    if start is None:
+        budget = Budget(WORK if work is None else float(work), began + max(seconds, SAFETY_SECONDS))
+        pool = _Pool(sweeper, problem, on_improve)
+        w = _mean_difference(problem)  # the empty model and the direction rounded at full scale: at once
+        pool.add(_candidates(problem, w, scales=(_top(problem),), sizes=(0, problem.n_columns)))
+        for direction in (w, _logistic_direction(problem)) if budget.entries > 0 else (w,):
+            candidates = _candidates(problem, direction)  # a few per column, whatever the budget
+            for first in range(0, candidates.shape[0], chunk):
+                pool.add(candidates[first:first + chunk])
+        rounded = pool.best  # where the local search of the previous warm start began
+        rows = max(1, problem.X.shape[0])
+        if budget.entries > 0:
+            def evaluate(coefs: np.ndarray) -> float:
+                budget.spend(coefs.shape[0] * rows)
+                return pool.add(coefs)
+            beam_candidates(problem, _top(problem), pool.best.objective, evaluate, budget, share=BEAM_SHARE)
+        best = pool.best
+        for begin in [rounded, *pool.starts()] if budget.entries > 0 else ():
+            found = _descend(sweeper, problem, begin, chunk, budget, wide=_pairs_cheap(problem, budget, TINY_PAIR_SHARE))
             if found.objective < best.objective - 1e-12:
                 best = found
                 if on_improve is not None:
                     on_improve(best)
-    while time.monotonic() < deadline:
-        found = _improve(sweeper, problem, _single_moves(best.coef, problem), best, deadline, chunk)
-        if found is best and problem.X.shape[0] * best.coef.size <= PAIR_MOVE_LIMIT \
-                and _pair_count(problem) <= PAIR_MOVE_LIMIT:
-            found = _improve(sweeper, problem, _pair_moves(best.coef, problem), best, deadline, chunk)
-        if found is best:
+        if budget.entries > 0:
+            best = _descend(sweeper, problem, best, chunk, budget, on_improve)
+    if time.monotonic() < deadline:
+        best = _descend(sweeper, problem, best, chunk, Budget(math.inf, deadline), on_improve)
+    return best
+
+
+class _Pool:
+    """The best model evaluated so far (reported through ``on_improve``) and the best model
+    of each support, whose best few start the local search."""
+
+    def __init__(self, sweeper: Sweeper, problem: SlimProblem, on_improve) -> None:
+        self.sweeper, self.problem, self.on_improve = sweeper, problem, on_improve
+        self.best: Incumbent | None = None
+        self.by_support: dict[bytes, tuple[float, bytes, np.ndarray]] = {}
+
+    def add(self, coefs: np.ndarray) -> float:
+        """Evaluate ``coefs``; the best objective among them."""
+        if coefs.shape[0] == 0:
+            return float("inf")
+        loss, intercept = self.sweeper.best_intercepts(coefs)
+        obj = objective(self.problem, loss, coefs)
+        for k in np.flatnonzero(np.isfinite(obj)):
+            key = (coefs[k] != 0).tobytes()
+            value = (float(obj[k]), coefs[k].astype(np.int64).tobytes(), coefs[k])
+            if key not in self.by_support or value[:2] < self.by_support[key][:2]:
+                self.by_support[key] = value
+        k = int(np.argmin(obj))
+        if self.best is None or obj[k] < self.best.objective - 1e-12:
+            coef = coefs[k].astype(np.int64)
+            value = problem_objective(self.problem, coef, int(intercept[k]), obj[k])
+            self.best = Incumbent(coef, int(intercept[k]), value)
+            if self.on_improve is not None:
+                self.on_improve(self.best)
+        return float(obj[k])
+
+    def starts(self) -> list[Incumbent]:
+        """The best models of the LOCAL_STARTS best supports (ties by their integers)."""
+        chosen = sorted(self.by_support.values(), key=lambda v: v[:2])[:LOCAL_STARTS]
+        return [_evaluate(self.sweeper, self.problem, v[2][None, :]) for v in chosen]
+
+
+def problem_objective(problem: SlimProblem, coef: np.ndarray, intercept: int, value: float) -> float:
+    """The true objective of a model (+inf stays +inf: a model breaking the size limits)."""
+    return problem.objective(coef, intercept) if np.isfinite(value) else float("inf")
+
+
+def _descend(sweeper: Sweeper, problem: SlimProblem, best: Incumbent, chunk: int, budget: Budget,
+             on_improve: Callable[[Incumbent], None] | None = None, wide: bool = True) -> Incumbent:
+    """Local search from ``best`` until no move improves or the budget is spent. Moves: one
+    coefficient changed (the values of :func:`_values`, columns in order: the best move of the
+    first block of columns, about ``chunk`` moves, holding an improving one is taken); when
+    none improves, one feature swapped for another at any weight (the best swap of the
+    first dropped feature that has an improving one); on small problems, when neither does,
+    two coefficients changed at once if a pass of those costs at most PAIR_SHARE of the
+    budget left (swaps and pairs only when ``wide``). Each column's moves cost its non-zero
+    rows (:meth:`Sweeper.one_column`); every model taken is checked on the exact objective."""
+    while not budget.spent:
+        coef = best.coef.astype(np.float64)
+        pick = _best_single(sweeper, problem, coef, best.objective, chunk, budget)
+        if pick is None and wide:
+            pick = _best_swap(sweeper, problem, coef, best.objective, budget)
+        if pick is None and wide and _pairs_cheap(problem, budget):
+            pick = _best_pair(sweeper, problem, best, chunk, budget)
+        if pick is None:
             break
+        found = _evaluate(sweeper, problem, pick[None, :])
+        if found.objective >= best.objective - 1e-12:
+            break  # the float scores disagreed with the exact objective: stop here
         best = found
         if on_improve is not None:
             on_improve(best)
     return best
 
 
-def _improve(sweeper: Sweeper, problem: SlimProblem, moves: np.ndarray, best: Incumbent, deadline: float,
-             chunk: int) -> Incumbent:
-    """The best of the first chunk of ``moves`` that beats ``best`` (``best`` itself if none does)."""
-    for start in range(0, moves.shape[0], chunk):
-        trial = _evaluate(sweeper, problem, moves[start:start + chunk])
+def _pairs_affordable(problem: SlimProblem) -> bool:
+    """Whether two-coefficient moves are cheap enough to try (rows x columns and their number
+    at most PAIR_MOVE_LIMIT)."""
+    return problem.X.shape[0] * problem.n_columns <= PAIR_MOVE_LIMIT and _pair_count(problem) <= PAIR_MOVE_LIMIT
+
+
+def _pairs_cheap(problem: SlimProblem, budget: Budget, share: float = 0.0) -> bool:
+    """Whether a pass of two-coefficient moves is affordable and costs at most ``share``
+    (PAIR_SHARE by default) of the work left."""
+    share = share or PAIR_SHARE
+    return _pairs_affordable(problem) and _pair_count(problem) * problem.X.shape[0] <= share * budget.entries
+
+
+def _best_pair(sweeper: Sweeper, problem: SlimProblem, best: Incumbent, chunk: int,
+               budget: Budget) -> np.ndarray | None:
+    """The best two-coefficient move of the first block that holds one beating ``best``."""
+    moves = _pair_moves(best.coef, problem)
+    rows = max(1, problem.X.shape[0])
+    for first in range(0, moves.shape[0], chunk):
+        trial = _evaluate(sweeper, problem, moves[first:first + chunk])
+        budget.spend(min(chunk, moves.shape[0] - first) * rows)
         if trial.objective < best.objective - 1e-12:
-            return trial
-        if time.monotonic() > deadline:
+            return trial.coef.astype(np.float64)
+        if budget.spent:
             break
-    return best
+    return None
+
+
+def _column_objectives(sweeper: Sweeper, problem: SlimProblem, coef: np.ndarray, base: np.ndarray, j: int,
+                       values: np.ndarray, budget: Budget) -> np.ndarray:
+    """The objective of ``coef`` with ``coef[j]`` set to each of ``values`` (+inf where the
+    size limits are broken); ``base`` is ``coef``'s scores."""
+    loss, _ = sweeper.one_column(coef, j, values, base)
+    budget.spend(len(values) * max(1, np.count_nonzero(sweeper.column(j))) + sweeper.width)
+    rest = float(problem.penalty(coef)) - (float(problem.c0[j]) + problem.epsilon * abs(coef[j]) if coef[j] else 0.0)
+    obj = loss + rest + np.where(values != 0, problem.c0[j], 0.0) + problem.epsilon * np.abs(values)
+    sizes = int(np.count_nonzero(coef)) - int(coef[j] != 0) + (values != 0)
+    if problem.max_features is not None:
+        obj = np.where(sizes > problem.max_features, np.inf, obj)
+    if problem.min_features is not None:
+        obj = np.where(sizes < problem.min_features, np.inf, obj)
+    return obj
+
+
+def _best_single(sweeper: Sweeper, problem: SlimProblem, coef: np.ndarray, bound: float, chunk: int,
+                 budget: Budget) -> np.ndarray | None:
+    """The best single-coefficient move below ``bound`` among the first block of columns
+    (about ``chunk`` moves) that holds one; None if no column does."""
+    base = sweeper.scores(coef)
+    pick, count = None, 0
+    for j in range(len(coef)):
+        values = _values(int(problem.coef_lo[j]), int(problem.coef_hi[j]))
+        values = values[values != coef[j]]
+        if not len(values):
+            continue
+        obj = _column_objectives(sweeper, problem, coef, base, int(j), values, budget)
+        k = int(np.argmin(obj))
+        if obj[k] < bound - 1e-12 and (pick is None or obj[k] < pick[0]):
+            pick = (float(obj[k]), int(j), float(values[k]))
+        count += len(values)
+        if (pick is not None and count >= chunk) or budget.spent:
+            break
+    if pick is None:
+        return None
+    moved = coef.copy()
+    moved[pick[1]] = pick[2]
+    return moved
+
+
+def _best_swap(sweeper: Sweeper, problem: SlimProblem, coef: np.ndarray, bound: float,
+               budget: Budget) -> np.ndarray | None:
+    """The best model below ``bound`` with one feature of ``coef`` dropped and a new one
+    added at any value, for the first dropped feature that has one; None if none does."""
+    base = sweeper.scores(coef)
+    for j in np.flatnonzero(coef):
+        dropped = coef.copy()
+        dropped[j] = 0.0
+        rest = base - coef[j] * sweeper.column(int(j))
+        pick = None
+        for k in np.flatnonzero(coef == 0):
+            values = _values(int(problem.coef_lo[k]), int(problem.coef_hi[k]))
+            values = values[values != 0]
+            if not len(values):
+                continue
+            obj = _column_objectives(sweeper, problem, dropped, rest, int(k), values, budget)
+            i = int(np.argmin(obj))
+            if obj[i] < bound - 1e-12 and (pick is None or obj[i] < pick[0]):
+                pick = (float(obj[i]), int(k), float(values[i]))
+            if budget.spent:
+                return None
+        if pick is not None:
+            dropped[pick[1]] = pick[2]
+            return dropped
+    return None
 
 
 def _evaluate(sweeper: Sweeper, problem: SlimProblem, coefs: np.ndarray) -> Incumbent:
@@ -158,7 +336,7 @@ def _unique_rows(a: np.ndarray) -> np.ndarray:
     return a[np.sort(first)]
 
 
-def _mean_difference(problem: SlimProblem, deadline: float) -> np.ndarray:
+def _mean_difference(problem: SlimProblem) -> np.ndarray:
     """Positive minus negative class mean of each column over its variance: a direction that
     costs one pass over the data, so the first model is ready at once."""
     total = problem.pos_w.sum(), problem.neg_w.sum()
@@ -169,10 +347,9 @@ def _mean_difference(problem: SlimProblem, deadline: float) -> np.ndarray:
     return (mean_pos - mean_neg) / var
 
 
-def _logistic_direction(problem: SlimProblem, deadline: float, ridge: float = 1e-2,
-                        iterations: int = 25, least: int = 2) -> np.ndarray:
+def _logistic_direction(problem: SlimProblem, ridge: float = 1e-2, iterations: int = 6) -> np.ndarray:
     """Coefficients (in the data's units) of a ridge-penalised logistic regression on the rows
-    (Newton steps until converged, ``iterations`` or, after ``least`` steps, the deadline)."""
+    (Newton steps until converged or ``iterations``)."""
     X = problem.X
     mean = X.mean(axis=0)
     sd = X.std(axis=0)
@@ -183,13 +360,13 @@ def _logistic_direction(problem: SlimProblem, deadline: float, ridge: float = 1e
     beta = np.zeros(Z.shape[1])
     reg = ridge * np.eye(Z.shape[1])
     reg[-1, -1] = 0.0
-    for step_number in range(iterations):
+    for _ in range(iterations):
         prob = 1.0 / (1.0 + np.exp(-np.clip(Z @ beta, -30, 30)))
         grad = Z.T @ (total * (prob - target)) + reg @ beta
         hess = (Z * (total * prob * (1 - prob))[:, None]).T @ Z + reg + 1e-9 * np.eye(Z.shape[1])
         step = np.linalg.solve(hess, grad)
         beta -= step
-        if np.max(np.abs(step)) < 1e-6 or (step_number + 1 >= least and time.monotonic() > deadline):
+        if np.max(np.abs(step)) < 1e-6:
             break
     return beta[:-1] / sd
 
@@ -202,19 +379,6 @@ def _values(lo: int, hi: int) -> np.ndarray:
     spread = np.unique(np.round(np.geomspace(1, max(abs(lo), abs(hi), 1), 12)).astype(np.int64))
     values = np.concatenate((np.arange(-10, 11), spread, -spread, [lo, hi, 0]))
     return np.unique(values[(values >= lo) & (values <= hi)])
-
-
-def _single_moves(coefs: np.ndarray, problem: SlimProblem) -> np.ndarray:
-    """Every vector that differs from ``coefs`` in exactly one coefficient (taking the
-    values :func:`_values` lists)."""
-    out = []
-    for j in range(len(coefs)):
-        values = _values(int(problem.coef_lo[j]), int(problem.coef_hi[j]))
-        values = values[values != coefs[j]]
-        block = np.repeat(coefs[None, :].astype(np.float64), len(values), axis=0)
-        block[:, j] = values
-        out.append(block)
-    return np.vstack(out) if out else np.empty((0, len(coefs)))
 
 
 def _pair_count(problem: SlimProblem) -> int:
