@@ -5,6 +5,7 @@ model; this module turns any start into the best feasible model it can find chea
 """
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -68,5 +69,5 @@ def _reweighted(problem: SlimProblem, seconds: float) -> list[np.ndarray]:
         pos_share, neg_share = (1 - share, share) if up_neg else (share, 1 - share)
         shifted = replace(problem, pos_w=problem.pos_w * (pos + neg) * pos_share / pos,
                           neg_w=problem.neg_w * (pos + neg) * neg_share / neg)
-        out.append(warm_start(shifted, seconds=seconds / 3).coef)
+        out.append(warm_start(shifted, seconds=seconds / 3, until=time.monotonic() + seconds / 3).coef)
     return out

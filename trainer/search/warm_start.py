@@ -84,7 +84,7 @@ def objective(problem: SlimProblem, loss: np.ndarray, coefs: np.ndarray) -> np.n
 def warm_start(problem: SlimProblem, seconds: float = 0.5,
                on_improve: Callable[[Incumbent], None] | None = None,
                start: Incumbent | None = None, max_features: int | None = None,
-               work: float | None = None) -> Incumbent:
+               work: float | None = None, until: float | None = None) -> Incumbent:
     """The best scoring system found by rounding, beam search and local search (see the
     module doc). Without ``start``, the rounding, the beam search and the local search of its
     best models always run, to the end of ``work`` (candidate x row entries; ``WORK`` by
@@ -92,16 +92,18 @@ def warm_start(problem: SlimProblem, seconds: float = 0.5,
     only, the clock stopping them only after ``max(seconds, SAFETY_SECONDS)``. Then, until
     ``seconds`` have passed, more local search (two-coefficient moves on small problems).
     With ``start``, only that last local search runs, from that model. ``max_features``
-    caps the model's size below the problem's own limit."""
+    caps the model's size below the problem's own limit. ``until`` (a ``time.monotonic()``
+    instant: the command's deadline) stops every phase, work budget or not."""
     if max_features is not None and (problem.max_features is None or max_features < problem.max_features):
         problem = replace(problem, max_features=max_features)
     began = time.monotonic()
-    deadline = began + seconds
+    until = math.inf if until is None else until
+    deadline = min(began + seconds, until)
     sweeper = Sweeper(problem, margin=None if problem.gamma_exact else problem.gamma)
     chunk = max(16, int(ENTRIES_PER_CALL // max(1, problem.X.shape[0])))
     best = start
     if start is None:
-        budget = Budget(WORK if work is None else float(work), began + max(seconds, SAFETY_SECONDS))
+        budget = Budget(WORK if work is None else float(work), min(began + max(seconds, SAFETY_SECONDS), until))
         pool = _Pool(sweeper, problem, on_improve)
         w = _mean_difference(problem)  # the empty model and the direction rounded at full scale: at once
         pool.add(_candidates(problem, w, scales=(_top(problem),), sizes=(0, problem.n_columns)))

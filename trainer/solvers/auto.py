@@ -96,7 +96,8 @@ def solve(problem: SlimProblem, options: SolveOptions, progress: Callable[[Progr
         return Outcome(best, min(bound, best.objective), status, backend, time.monotonic() - start)
 
     try:
-        report(warm_start(problem, seconds=0.0, on_improve=lambda inc: report(inc, "warm start")), "warm start")
+        report(warm_start(problem, seconds=0.0, on_improve=lambda inc: report(inc, "warm start"),
+                          until=deadline.at), "warm start")
         state["backend"] = "enumerate"
         found = _exhaustive(problem, state["best"], QUICK_WORK, deadline, report, raise_bound)
         if found is not None:
@@ -259,7 +260,7 @@ def fit_auto(problem: SlimProblem, options: SolveOptions, progress: Callable[[Pr
 def _cpsat_only(problem: SlimProblem, options: SolveOptions, progress: Callable[[Progress], None] | None) -> Outcome:
     """CP-SAT from the millisecond warm start (``--solver cpsat``)."""
     start = time.monotonic()
-    incumbent = warm_start(problem, seconds=0.0)
+    incumbent = warm_start(problem, seconds=0.0, until=options.deadline.at)
     result = cpsat.solve(problem, incumbent if math.isfinite(incumbent.objective) else None, options,
                          progress=progress)
     if result is None:

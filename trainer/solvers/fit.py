@@ -47,7 +47,7 @@ def fit_problem(problem: SlimProblem, options: SolveOptions,
         return auto.fit_auto(problem, options, progress)
     start = time.monotonic()
     incumbent = warm_start(problem, seconds=options.deadline.share(WARM_START_SHARE, WARM_START_MAX),
-                             max_features=problem.max_features)
+                           max_features=problem.max_features, until=options.deadline.at)
     usable = _feasible(problem, incumbent, options.deadline.share(WARM_START_SHARE, WARM_START_MAX))
     out = solve_mip(problem, usable, options, progress)
     best = out.incumbent

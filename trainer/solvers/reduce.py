@@ -281,7 +281,7 @@ def fit_reduced(problem: SlimProblem, options: SolveOptions, width: float | None
         k in problem.constraints.present for k in ("max_fpr", "min_tpr", "max_positive_rate"))
     deadline = options.deadline
     start = warm_start(problem, seconds=deadline.share(WARM_START_SHARE, WARM_START_MAX),
-                         max_features=problem.max_features)
+                       max_features=problem.max_features, until=deadline.at)
     if limits or violations(problem, start.coef, start.intercept):
         coef, intercept, result = fit_problem(problem, options, progress)
         return coef, intercept, result, {"rows_removed": 0, "reason": "rate limits or no feasible warm start"}
