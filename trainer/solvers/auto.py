@@ -46,6 +46,8 @@ from .pulp_mip import SolveResult, available
 # Work (candidates x first-cascade rows) below which exhaustive search runs at once, and the
 # larger budget allowed after the full local search (about 1 s and 20 s of numpy on 2 cores).
 QUICK_WORK = 2e7
+#: Work of the first, cheap warm start (candidate x row entries; search/warm_start.WORK is the full one).
+QUICK_WARM_WORK = 3e4
 FULL_WORK = 4e8
 # Most seconds of local search before the larger plan (it stops earlier at a local optimum),
 # and its share of the time left.
@@ -96,13 +98,17 @@ def solve(problem: SlimProblem, options: SolveOptions, progress: Callable[[Progr
         return Outcome(best, min(bound, best.objective), status, backend, time.monotonic() - start)
 
     try:
+        # A cheap warm start first (a few milliseconds) and the quick exhaustive search, which
+        # proves small problems at once; only then the full beam search, for the harder ones.
         report(warm_start(problem, seconds=0.0, on_improve=lambda inc: report(inc, "warm start"),
-                          until=deadline.at), "warm start")
+                          work=QUICK_WARM_WORK, until=deadline.at), "warm start")
         state["backend"] = "enumerate"
         found = _exhaustive(problem, state["best"], QUICK_WORK, deadline, report, raise_bound)
         if found is not None:
             return outcome(found.incumbent, found.lower_bound, found.status, "enumerate")
         state["backend"] = "warmstart"
+        report(warm_start(problem, seconds=0.0, on_improve=lambda inc: report(inc, "warm start"),
+                          until=deadline.at), "warm start")
         report(warm_start(problem, seconds=deadline.share(LOCAL_SEARCH_SHARE, LOCAL_SEARCH_SECONDS),
                           on_improve=lambda inc: report(inc, "local search"), start=state["best"]),
                "local search")
