@@ -19,6 +19,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from . import spec
+from .constraints import normalize_config, plain_params
 from .spec import LOSSES, MISSING, MODELS, SOLVERS  # noqa: F401  (their home is spec.py)
 
 DATA_KEYS = tuple(o.name for o in spec.OPTIONS if o.toml and not o.field)  # target, positive
@@ -32,8 +33,6 @@ class _Methods:
         # spec.validate checks each value and the rules between them, normalize_config turns
         # the constraint language into its dataclasses (a pure function), and its values are
         # set here, before anyone can see the instance.
-        from .constraints import normalize_config
-
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         spec.validate(values)
         for name, value in normalize_config(values).items():
@@ -49,8 +48,6 @@ class _Methods:
         for f in fields(self):
             v = getattr(self, f.name)
             out[f.name] = dict(v) if isinstance(v, Mapping) else list(v) if isinstance(v, tuple) else v
-        from .constraints import plain_params
-
         out.update(plain_params(self))
         return out
 
