@@ -45,7 +45,11 @@ def choose(model: Model, frame: pd.DataFrame, blank: str | None = None) -> tuple
     n = len(frame)
     if n == 0:
         return ()
-    rows = [_record(frame, i) for i in range(n)]
+    # Scoring needs only the inputs the model uses; a golden row keeps every column of its
+    # data row, so whole records are built for the picked rows alone (wide data stays fast).
+    used = [inp.name for inp in model.used_inputs]
+    columns = {name: [plain(v) for v in frame[name].tolist()] for name in used}
+    rows = [{name: columns[name][i] for name in used} for i in range(n)]
     scores = [score(model, r) for r in rows]
     picked: list[int] = []
 
@@ -69,9 +73,9 @@ def choose(model: Model, frame: pd.DataFrame, blank: str | None = None) -> tuple
     for _, i in below[:BOUNDARY_ROWS] + above[:BOUNDARY_ROWS]:
         take(i)
     picked = picked[:MAX_ROWS - 1]
-    golden = [GoldenRow(row=rows[i], score=scores[i], prediction=decide(scores[i])) for i in sorted(picked)]
+    golden = [GoldenRow(row=_record(frame, i), score=scores[i], prediction=decide(scores[i])) for i in sorted(picked)]
     if blank is not None:
-        row = dict(rows[picked[0]] if picked else rows[0])
+        row = _record(frame, picked[0] if picked else 0)
         row[blank] = None
         s = score(model, row)
         golden.append(GoldenRow(row=row, score=s, prediction=decide(s)))
