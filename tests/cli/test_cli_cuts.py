@@ -22,7 +22,7 @@ def _raw_csv(path) -> str:
 def test_a_raw_csv_trains_to_a_card_of_conditions_with_points(cli, tmp_path):
     data = _raw_csv(tmp_path / "raw.csv")
     model = tmp_path / "m.json"
-    run = cli("train", data, "--target", "diabetes", "--positive", "yes", "--time-limit", "30", "-o", str(model))
+    run = cli("train", data, "--target", "diabetes", "--positive", "yes", "--c0", "0.01", "--time-limit", "120", "-o", str(model))
     assert run.code == 0, run.err
     terms = json.loads(model.read_text())["terms"]
     assert terms and all(t["op"] == ">=" for t in terms)  # no `glu × 1`
@@ -38,7 +38,7 @@ def test_a_raw_csv_trains_to_a_card_of_conditions_with_points(cli, tmp_path):
 def test_numeric_linear_gives_the_linear_term_back(cli, tmp_path):
     data = _raw_csv(tmp_path / "raw.csv")
     model = tmp_path / "m.json"
-    run = cli("train", data, "--target", "diabetes", "--positive", "yes", "--numeric", "linear", "--time-limit", "5",
+    run = cli("train", data, "--target", "diabetes", "--positive", "yes", "--numeric", "linear", "--c0", "0.01", "--time-limit", "120",
               "-o", str(model))
     assert run.code == 0, run.err
     assert all(t["op"] == "linear" for t in json.loads(model.read_text())["terms"])
@@ -50,7 +50,7 @@ def test_numeric_per_column_in_toml_and_flags(cli, tmp_path):
     config.write_text('numeric = "linear"\n[numeric_by_input]\nglu = "cuts"\nincome = "cuts"\n')
     model = tmp_path / "m.json"
     run = cli("train", data, "--target", "diabetes", "--positive", "yes", "--config", str(config),
-              "--numeric-for", "income=linear", "--time-limit", "30", "-o", str(model))
+              "--numeric-for", "income=linear", "--c0", "0.01", "--time-limit", "120", "-o", str(model))
     assert run.code == 0, run.err
     params = json.loads(model.read_text())["training"]["params"]
     assert params["numeric"] == "linear" and params["numeric_by_input"] == {"glu": "cuts", "income": "linear"}
@@ -66,7 +66,7 @@ def test_max_features_one_keeps_every_condition_on_one_column(cli, tmp_path):
     path = tmp_path / "band.csv"
     pd.DataFrame({"age": age, "bp": bp, "y": y}).to_csv(path, index=False)
     model = tmp_path / "m.json"
-    run = cli("train", str(path), "--target", "y", "--max-features", "1", "--cuts", "age=40,70", "--time-limit", "60",
+    run = cli("train", str(path), "--target", "y", "--max-features", "1", "--cuts", "age=40,70", "--c0", "0.01", "--time-limit", "120",
               "-o", str(model))
     assert run.code == 0, run.err
     terms = json.loads(model.read_text())["terms"]
