@@ -6,13 +6,12 @@ import dataclasses
 import io
 import json
 
-import typer
 from scorecard.runtime import Input, Model, Target, Term, Training, dump
 from scorecard.trainer.options.config import TrainConfig
 from scorecard.trainer.solvers.progress import Progress
 
 from scorecard import __version__
-from scorecard.cli import app, summary
+from scorecard.cli import summary
 from scorecard.live import LiveProgress
 
 
@@ -20,11 +19,6 @@ def test_version(cli):
     run = cli("--version")
     assert (run.code, run.out, run.err) == (0, f"scorecard {__version__}\n", "")
     assert run.out == "scorecard 0.1.0\n"
-
-
-def _help_of(command: str) -> dict[str, str]:
-    params = typer.main.get_command(app).commands[command].params
-    return {p.name: p.help or "" for p in params}
 
 
 def test_help_exits_zero(cli):
