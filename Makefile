@@ -1,5 +1,6 @@
-# make demo: set up .venv with what the demo runs (.[demo]) and run the main job on the
-#            bundled breastcancer data (train, show, predict, export every format, verify).
+# make demo: set up .venv with what the demo runs (.[demo]) and run the main job: the default
+#            checklist card from the raw Titanic CSV (text columns, empty cells, ages in years),
+#            then the paper's breastcancer model (train, show, predict, export every format, verify).
 # make test: set up .venv with every extra (.[all]) and the system programs the tests need,
 #            start a throwaway PostgreSQL, run ruff and the test suite.
 PYTHON ?= python3
@@ -8,6 +9,7 @@ PY     := $(VENV)/bin/python
 SC     := $(VENV)/bin/scorecard
 OUT    := out
 DATA   := examples/breastcancer.csv
+RAW    := examples/titanic.csv
 MODEL  := $(OUT)/breastcancer.json
 
 .PHONY: demo test setup system-deps pg-stop clean
@@ -22,6 +24,11 @@ setup: $(VENV)/.installed-all
 
 demo: $(VENV)/.installed-demo
 	mkdir -p $(OUT)
+	$(SC) train $(RAW) --target survived --positive yes --time-limit 60 -o $(OUT)/titanic.json
+	$(SC) show $(OUT)/titanic.json
+	$(SC) export $(OUT)/titanic.json --format html -o $(OUT)/titanic.html
+	$(SC) export $(OUT)/titanic.json --format sql --dialect sqlite -o $(OUT)/titanic.sql
+	$(SC) verify $(OUT)/titanic.json --data $(RAW)
 	$(SC) train $(DATA) --target Benign --c0 0.025 --time-limit 30 -o $(MODEL)
 	$(SC) show $(MODEL)
 	$(SC) predict $(MODEL) $(DATA) -o $(OUT)/breastcancer-scored.csv

@@ -452,6 +452,7 @@ def cv(data: Data, options: dict,
     if best is not None:
         print(f"recommended: C0 = {best.c0:g}, the smallest model (mean size {best.size:g}) whose mean test "
               f"error ({100 * best.test_error:.1f}%) is within one standard error of the best "
+              f"among cards of at most {crossval.CARD_ITEMS} items when there are any "
               f"(train with --c0 {best.c0:g}, or --c0 auto to choose it again)")
     if plot:
         series = {kind: [(r.size, getattr(r, f"{kind}_error"), f"C0 = {r.c0:g}") for r in totals]

@@ -102,6 +102,18 @@ def test_card_cuts_are_few_round_distinct_and_split_the_rows():
         assert len(set(counts)) == len(counts)  # no two cuts flag the same rows
 
 
+def test_card_cuts_reach_the_tail_where_a_rare_outcome_lives():
+    # balance of 10,000 card holders, 3 % of whom default, nearly all with a balance near 2000
+    from scorecard.trainer.data.binarize import card_cuts
+    rng = np.random.default_rng(2)
+    balance = np.r_[rng.normal(800, 400, 9700).clip(0), rng.normal(2000, 150, 300)]
+    labels = np.r_[-np.ones(9700), np.ones(300)]
+    plain, aware = card_cuts(balance, 8), card_cuts(balance, 8, labels=labels)
+    assert max(plain) < 1500  # the top overall quantile flags a tenth of the rows, mostly non-defaulters
+    assert any(1700 <= c <= 2100 for c in aware)  # a cut among the defaulters: the condition that predicts them
+    assert set(plain) <= set(aware) and len(aware) <= 8 + 2 * 4
+
+
 def test_card_cuts_of_income_in_the_thousands_read_like_9800():
     from scorecard.trainer.data.binarize import card_cuts, number_text
     values = np.random.default_rng(1).uniform(8300, 11500, 300)

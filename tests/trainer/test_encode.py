@@ -47,7 +47,7 @@ def test_cuts_make_a_wide_numeric_column_conditions_and_keep_the_rest():
     by_input = {}
     for col in design.columns:
         by_input.setdefault(col.input, []).append(col)
-    assert {c.op for c in by_input["glu"]} == {">="} and 1 <= len(by_input["glu"]) <= 3
+    assert {c.op for c in by_input["glu"]} == {">="} and 1 <= len(by_input["glu"]) <= 3 + 2 * (3 // 2)  # + per class
     assert all(c.label == f"glu >= {c.value}" and isinstance(c.value, int) for c in by_input["glu"])
     assert [c.op for c in by_input["grade"]] == ["linear"]  # whole numbers within +-10: a grade stays linear
     assert [c.op for c in by_input["smoker"]] == ["linear"]  # a binary column is one condition

@@ -32,6 +32,14 @@ def test_one_standard_error_breaks_a_size_tie_by_the_larger_c0_and_needs_points(
     assert one_standard_error([_point(0.02, 0.1, 0.0, 4)]).c0 == 0.02
 
 
+def test_one_standard_error_prefers_a_card_of_at_most_ten_items_when_the_grid_has_one():
+    credit = [_point(0.00032, 0.214, 0.007, 49.4), _point(0.0011, 0.217, 0.007, 16.0),  # too long a card
+              _point(0.004, 0.227, 0.008, 6.0), _point(0.014, 0.256, 0.002, 2.2)]
+    assert one_standard_error(credit).c0 == 0.004  # best of the short cards, and none within its SE
+    assert one_standard_error(credit, max_size=None).c0 == 0.0011  # the plain rule: 16 items
+    assert one_standard_error([_point(0.001, 0.1, 0.01, 30), _point(0.01, 0.3, 0.01, 12)]).c0 == 0.001  # none short
+
+
 def test_grid_points_average_the_folds_and_skip_a_c0_with_a_fold_without_model():
     rows = [FoldResult(0.01, 1, 0.1, 0.2, 2, 0.1, "optimal", 0.0), FoldResult(0.01, 2, 0.1, 0.4, 4, 0.1, "optimal", 0.0),
             FoldResult(0.01, "all", 0.1, 0.3, 3, 0.2, "optimal", 0.0),

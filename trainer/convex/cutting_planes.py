@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
+from scorecard.runtime.errors import InfeasibleError, NoModelInTimeError
 
 from ..solvers.pulp_mip import HIGHS_NO_SUB_MIP
 from .curvature import Evaluation, certify, newton, relax
@@ -65,10 +66,6 @@ def quiet_highs():
     # default) fails with model status "Not Set". Start this one from a fresh pool.
     highspy.Highs.resetGlobalScheduler(True)
     return h
-
-
-class MasterError(RuntimeError):
-    """The master integer program has no solution (the coefficient set is empty or contradictory)."""
 
 
 @dataclass(frozen=True)
@@ -205,8 +202,11 @@ class Master:
         self._row(rhs, self._inf, cols, [1.0] + [-float(g) for g in grad])
         self.cuts += 1
 
-    def solve(self, incumbent: np.ndarray | None = None, seconds: float = math.inf) -> tuple[np.ndarray, float]:
-        """The master's optimal coefficients and its optimum (a lower bound, unshifted)."""
+    def solve(self, incumbent: np.ndarray | None = None,
+              seconds: float = math.inf) -> tuple[np.ndarray, float] | None:
+        """The master's optimal coefficients and its optimum (a lower bound, unshifted); None
+        when its time ran out before it had a point. InfeasibleError when it has no solution
+        (the coefficient set is empty or contradictory)."""
         import highspy
 
         self.h.setOptionValue("time_limit", max(float(seconds), 0.01))
@@ -222,8 +222,11 @@ class Master:
         status = self.h.getModelStatus()
         stopped_with_point = (status == highspy.HighsModelStatus.kTimeLimit
                               and self.h.getInfo().primal_solution_status == 2)
+        if status == highspy.HighsModelStatus.kTimeLimit and not stopped_with_point:
+            return None
         if status != highspy.HighsModelStatus.kOptimal and not stopped_with_point:
-            raise MasterError(f"the coefficient set admits no model (master status: {self.h.modelStatusToString(status)})")
+            raise InfeasibleError("the coefficient set admits no model "
+                                  f"(master status: {self.h.modelStatusToString(status)})")
         values = np.asarray(self.h.getSolution().col_value)
         info = self.h.getInfo()
         bound = info.mip_dual_bound if math.isfinite(info.mip_dual_bound) else info.objective_function_value
@@ -319,8 +322,12 @@ def cutting_planes(oracle: Oracle, space: CoefficientSpace, *, tolerance: float 
                 status = "time_limit"
                 break
             t = time.perf_counter()
-            lam, bound = master.solve(best, time_limit - (t - t0))
+            solved = master.solve(best, time_limit - (t - t0))
             master_seconds += time.perf_counter() - t
+            if solved is None:  # the time ran out inside the master, before it had a point
+                status = "time_limit"
+                break
+            lam, bound = solved
             iterations += 1
             lower = max(lower, bound)
             key = tuple(lam)
@@ -345,6 +352,9 @@ def cutting_planes(oracle: Oracle, space: CoefficientSpace, *, tolerance: float 
         cuts = master.cuts
     else:
         proof = "curvature"
+    if best is None:
+        raise NoModelInTimeError("the time limit stopped the search before any feasible model was found; "
+                                 "give the solver more time or relax the constraints")
     lower = min(lower, best_obj) if status == "optimal" else lower
     return CuttingPlaneResult(
         coefficients=np.asarray(best, dtype=np.float64), objective=best_obj, loss=best_loss,

@@ -245,7 +245,8 @@ OPTIONS: tuple[Option, ...] = (
            estimator_default=0.01,
            doc="training accuracy given up to use one more feature, the L0 penalty; `auto` chooses it by stratified "
                "5-fold cross-validation over a grid from about 1/N to 0.05 (the smallest model within one standard "
-               "error of the best mean test error; half the time limit), recorded in `training.selection` "
+               "error of the best mean test error, among cards of at most 10 items on average when there are any; "
+               "half the time limit), recorded in `training.selection` "
                "(`SLIMClassifier`: 0.01)"),
     Option("w_pos", float, 0.5, Number(low=0, high=1, low_open=True, high_open=True),
            "Weight of the positive class, in (0, 1).", ("--w-pos",), float, metavar="W", estimator=True,
@@ -253,7 +254,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("numeric", str, "cuts", Choices(NUMERIC), "cuts (conditions COL >= t) or linear (points x COL).",
            ("--numeric",), str, metavar="{cuts,linear}", estimator=True,
            doc="how a numeric (non-binary) column enters SLIM and PILM: `cuts`, as cut-off conditions `COL >= t` "
-               "each worth its own points (at most --max-cuts per column, at quantiles of the training rows, "
+               "each worth its own points (--max-cuts per column at quantiles of the training rows and half as many "
+               "at quantiles of each class, "
                "rounded to 2 significant digits or the column's own precision: `glu >= 150`; --cuts gives "
                "them), except a column of whole numbers within +-10 (a grade, a count), which stays linear; "
                "`linear`, as points times the value, the paper's Section 3.1 design. A binary column is "
@@ -261,8 +263,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("numeric_by_input", Mapping[str, str], {}, _numeric_modes, "COL=cuts or COL=linear: COL's own --numeric "
            "(repeat).", ("--numeric-for",), list[str], "per_column", metavar="COL=linear",
            doc="COL's own --numeric (repeat the flag; `[numeric_by_input]` table in TOML)"),
-    Option("max_cuts", int, 8, Number(low=1, integer=True), "Cut-off conditions per numeric column (--numeric cuts).",
-           ("--max-cuts",), int, metavar="N", doc="most cut-off conditions per numeric column (--numeric cuts)"),
+    Option("max_cuts", int, 8, Number(low=1, integer=True), "Cut-off conditions per numeric column at quantiles of "
+           "the rows, and N/2 more at quantiles of each class (--numeric cuts).",
+           ("--max-cuts",), int, metavar="N",
+           doc="cut-off conditions per numeric column at quantiles of the training rows, plus N/2 at quantiles "
+               "of each class (--numeric cuts)"),
     # -------------------------------------------------------- coefficients
     Option("coef_min", int, -10, Number(integer=True), "Smallest coefficient.", ("--coef-min",), int, metavar="N",
            estimator=True, section="coefficients", doc="smallest coefficient (an integer <= --coef-max)"),
