@@ -103,7 +103,8 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
     """Every fold of every C0 value, each C0 followed by its summary row.
 
     deadline: when the whole run must end: each fit gets an equal share of the time left for
-    the fits left. None: each fit gets ``config.time_limit`` of its own. A fold with no model
+    the fits left, and a fit whose turn comes after it is a row without errors (on wide data a
+    fit costs more than its share; the grid's later C0 values are then left out). None: each fit gets ``config.time_limit`` of its own. A fold with no model
     within the constraints (``infeasible``) or within its time is a row without errors.
     ``train_options`` go to every ``train`` call.
     """
@@ -121,11 +122,13 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
             share = {} if deadline is None else {"deadline": deadline.within(deadline.remaining() / fits_left)}
             fits_left -= 1
             try:
+                if deadline is not None and deadline.remaining() <= 0:
+                    raise NoModelInTimeError("no time left for this fold")  # the run's time is spent
                 model = train(fit_data, cfg, progress=progress, **share, **train_options)
+            except NoModelInTimeError:  # before its base class InfeasibleError
+                result = FoldResult(c0, number, None, None, None, 0.0, NO_MODEL, None)
             except infeasible:
                 result = FoldResult(c0, number, None, None, None, 0.0, INFEASIBLE, None)
-            except NoModelInTimeError:
-                result = FoldResult(c0, number, None, None, None, 0.0, NO_MODEL, None)
             else:
                 t = model.training
                 result = FoldResult(c0, number, error_rate(model, fit_data), error_rate(model, test_data),

@@ -81,3 +81,18 @@ def test_a_given_c0_records_no_selection_and_pilm_has_nothing_to_choose():
     model = train(_tiny(), TrainConfig(c0=0.02, time_limit=60), warn=lambda m: None)
     assert model.training.selection is None and '"selection"' not in dumps(model)
     assert TrainConfig(model="tilm", c_feature=0.01, c_rule=0.005).c0 == "auto"
+
+
+def test_fits_whose_turn_comes_after_the_deadline_are_rows_without_a_model():
+    from scorecard.trainer.folds import NO_MODEL, run
+    from scorecard.trainer.solvers.options import Deadline
+
+    calls = []
+
+    def fit(*args, **kwargs):
+        calls.append(1)
+        raise AssertionError("no fit may start after the deadline")
+
+    results = run(_tiny(), TrainConfig(c0=0.01), 5, (0.01, 0.02), fit, deadline=Deadline.after(-1.0))
+    assert not calls and all(r.status == NO_MODEL for r in results if r.fold != "all")
+    assert grid_points(results) == [] and one_standard_error(grid_points(results)) is None

@@ -163,3 +163,25 @@ def test_first_model_within_a_second_on_every_shared_dataset(path):
     elapsed, objective, message, returned = first_model(path.stem)
     assert elapsed < 1.0 and returned < 5
     assert message == "warm start" and np.isfinite(objective)
+
+
+def test_a_wide_file_gets_its_first_models_in_memory_linear_in_the_columns():
+    # 5,000 binary columns x 30 rows: the rounded copies of a direction were 10 per column and
+    # kept all 5,000 columns each (6 GB, then MemoryError); now they hold about 1e6 entries.
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(30, 5000))
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(5000)])
+    frame.insert(0, "y", (X[:, 0] + X[:, 1] + rng.integers(0, 2, 30) >= 2).astype(int))
+    data = prepare(frame, "y", 1)
+    config = TrainConfig(c0=0.01)
+    problem = constrained_problem(design_for(data, config), data, config)
+    tracemalloc.start()
+    try:
+        found = warm_start(problem, seconds=0.0, work=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 300e6, f"{peak / 1e6:.0f} MB"
+    assert np.isfinite(found.objective) and found.objective <= problem.objective(np.zeros(5000, np.int64), 0)

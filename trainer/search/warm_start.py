@@ -57,6 +57,13 @@ BEAM_SHARE = 0.5  # of the work, at most, for the beam search (the local search 
 SAFETY_SECONDS = 20.0
 LOCAL_STARTS = 5  # supports whose best model the deterministic local search starts from
 MAX_CANDIDATES = 41  # values a single move tries per column (all of them for [-20, 20])
+# Entries (candidates x columns) of the rounded copies of one direction: on wide data (thousands
+# of columns) they keep the k largest weights for the smallest k only, so memory grows with the
+# columns, not their square (every k up to about 316 columns at 10 scales).
+ROUNDING_ENTRIES = 1e6
+# Columns of the logistic direction's Newton steps (a square system in them): on wider data,
+# those with the largest mean difference, the others at 0.
+LOGISTIC_COLUMNS = 300
 
 
 @dataclass(frozen=True)
@@ -313,14 +320,17 @@ def _top(problem: SlimProblem) -> int:
 
 def _candidates(problem: SlimProblem, w: np.ndarray, scales: tuple[int, ...] | None = None,
                 sizes: tuple[int, ...] | None = None) -> np.ndarray:
-    """Copies of the direction ``w`` keeping its k largest weights (k in ``sizes``, all by
-    default; k = 0 is the empty model), scaled so the largest is m (m in ``scales``, 1 to the
-    largest allowed by default) and rounded into the box."""
+    """Copies of the direction ``w`` keeping its k largest weights (k in ``sizes``; by default
+    every k, or as many of the smallest as ROUNDING_ENTRIES allows, and all of them; k = 0 is
+    the empty model), scaled so the largest is m (m in ``scales``, 1 to the largest allowed by
+    default) and rounded into the box."""
     p = problem.n_columns
     w = np.clip(w, np.minimum(problem.coef_lo, 0), np.maximum(problem.coef_hi, 0))  # sign constraints
     scale = np.max(np.abs(w)) if p else 0.0
-    sizes = (p, *range(0, p)) if sizes is None else sizes
     scales = tuple(range(1, _top(problem) + 1)) if scales is None else scales
+    if sizes is None:
+        smallest = max(1, int(ROUNDING_ENTRIES // (len(scales) * max(p, 1))))
+        sizes = (p, *range(0, min(p, smallest)))
     out = [np.zeros(p)]
     if scale > 0:
         order = np.argsort(-np.abs(w))
@@ -333,9 +343,17 @@ def _candidates(problem: SlimProblem, w: np.ndarray, scales: tuple[int, ...] | N
 
 
 def _unique_rows(a: np.ndarray) -> np.ndarray:
-    """``a`` without repeated rows, first occurrences kept in their order."""
-    _, first = np.unique(a, axis=0, return_index=True)
-    return a[np.sort(first)]
+    """``a`` without repeated rows, first occurrences kept in their order (rows hashed by
+    their bytes: linear in the entries, where sorting the rows costs seconds on wide data)."""
+    a = np.ascontiguousarray(a, dtype=np.float64) + 0.0  # + 0.0: -0.0 and 0.0 are one value
+    seen: set[bytes] = set()
+    first = []
+    for i, row in enumerate(a):
+        key = row.tobytes()
+        if key not in seen:
+            seen.add(key)
+            first.append(i)
+    return a[first]
 
 
 def _mean_difference(problem: SlimProblem) -> np.ndarray:
@@ -351,8 +369,18 @@ def _mean_difference(problem: SlimProblem) -> np.ndarray:
 
 def _logistic_direction(problem: SlimProblem, ridge: float = 1e-2, iterations: int = 6) -> np.ndarray:
     """Coefficients (in the data's units) of a ridge-penalised logistic regression on the rows
-    (Newton steps until converged or ``iterations``)."""
-    X = problem.X
+    (Newton steps until converged or ``iterations``), over at most LOGISTIC_COLUMNS columns:
+    those of the largest mean difference when there are more (the others get 0)."""
+    if problem.n_columns > LOGISTIC_COLUMNS:
+        kept = np.sort(np.argsort(-np.abs(_mean_difference(problem)), kind="stable")[:LOGISTIC_COLUMNS])
+        w = np.zeros(problem.n_columns)
+        w[kept] = _logistic_fit(problem.X[:, kept], problem, ridge, iterations)
+        return w
+    return _logistic_fit(problem.X, problem, ridge, iterations)
+
+
+def _logistic_fit(X: np.ndarray, problem: SlimProblem, ridge: float, iterations: int) -> np.ndarray:
+    """:func:`_logistic_direction` on the columns ``X`` (the problem gives the class weights)."""
     mean = X.mean(axis=0)
     sd = X.std(axis=0)
     sd[sd == 0] = 1.0
