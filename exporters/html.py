@@ -12,7 +12,9 @@ For checks (tests, ``scorecard verify``), opening ``card.html#rows=<URI-encoded 
 ``"unmet"`` policy a missing value ticks only the "unknown" rows of its input (an empty
 number field, which only linear inputs have, still means no score).
 
-Safety: Jinja2 autoescaping is on for all user text (column names, categories, labels);
+Safety: Jinja2 autoescaping is on for all user text (column names, categories, labels),
+and every printed value goes through runtime/names.py's ``visible`` first (a bidirectional
+control prints as ``[U+202E]``; the JSON block keeps the exact names the calculator matches);
 the script reads the model from a JSON block in which ``<``, ``>`` and ``&`` are written as
 ``\\u003c``-style escapes, so no name can close the block or open a new element.
 """
@@ -25,6 +27,7 @@ import jinja2
 from markupsafe import Markup
 
 from scorecard.runtime import Model
+from scorecard.runtime.names import visible
 
 from .layout import Card, Row, card, number_text
 from .registry import Exporter, register
@@ -36,8 +39,15 @@ SYMBOLS = {">=": "\u2265"}
 @lru_cache(maxsize=1)
 def _env() -> jinja2.Environment:
     return jinja2.Environment(loader=jinja2.PackageLoader("scorecard.templates", "."),
-                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                              autoescape=True, trim_blocks=True, lstrip_blocks=True, finalize=_shown,
                               undefined=jinja2.StrictUndefined)
+
+
+def _shown(value: object) -> object:
+    """Every value the template prints, as a person reads it (runtime/names.py: hidden
+    characters as ``[U+XXXX]``), in text and attributes alike; markup the exporter built (the
+    model's JSON block, whose values the calculator matches exactly) is left as it is."""
+    return value if isinstance(value, Markup) or not isinstance(value, str) else visible(value)
 
 
 def script_json(data: object) -> Markup:
@@ -53,7 +63,8 @@ def _row_data(model: Model, row: Row) -> dict:
     imputed = model.imputed
     needed = {inp.name for inp in model.needs_value}
     return {
-        "input": row.input, "type": model.input(row.input).type, "multiply": row.multiply,
+        "input": row.input, "shown": visible(row.input), "type": model.input(row.input).type,
+        "multiply": row.multiply,
         "points": row.points, "impute": [imputed[row.input]] if row.input in imputed else [],
         # "unmet": a missing value of this input meets only the row's "unknown" conditions
         "unknown": model.unmet and row.input not in needed,

@@ -8,7 +8,9 @@ The template uses LaTeX-safe Jinja2 delimiters (``((* block *))``, ``((( variabl
 ``((= comment =))``) and escapes *every* printed value (see :func:`tex`); pieces that are
 already LaTeX are wrapped in :class:`TeX`. Characters pdflatex cannot typeset with T1
 fonts (CJK, emoji, Greek, ...) print as ``[U+732B]`` (never ``?``, so two different names
-never look alike) and the page then says why.
+never look alike) and the page then says why. Control and invisible format characters
+(bidirectional controls, a soft hyphen, zero-width characters) print as ``[U+202E]`` too,
+as in every format a person reads (runtime/names.py).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from functools import lru_cache
 import jinja2
 
 from scorecard.runtime import Model
+from scorecard.runtime.names import visible
 
 from .layout import Card, Row, card
 from .registry import ExportError, Exporter, register
@@ -69,7 +72,7 @@ def tex(text: object) -> str:
     """``text`` as LaTeX that prints it literally (see the module docstring)."""
     if isinstance(text, TeX):
         return text
-    return "".join(_char(c) for c in unicodedata.normalize("NFC", str(text)))
+    return "".join(_char(c) for c in unicodedata.normalize("NFC", visible(str(text))))
 
 
 def condition(row: Row) -> TeX:

@@ -42,11 +42,11 @@ is decided here:
 from __future__ import annotations
 
 import math
-import unicodedata
 from dataclasses import dataclass
 
 from scorecard.runtime import Model, Term, Training, risk
 from scorecard.runtime.model import Number
+from scorecard.runtime.names import visible  # noqa: F401  (the formats print names through it)
 from scorecard.runtime.score import contribution
 
 from .registry import ExportError
@@ -67,11 +67,6 @@ def number_text(value: Number) -> str:
             return str(int(value))
         return repr(value)
     return str(value)
-
-
-def visible(text: str) -> str:
-    """``text`` with control characters (newlines, terminal escapes) shown as ``[U+XXXX]``."""
-    return "".join(f"[U+{ord(c):04X}]" if unicodedata.category(c) == "Cc" else c for c in text)
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ import jinja2
 
 from scorecard.runtime import Input, Model, Term
 from scorecard.runtime.score import coerce
-from scorecard.runtime.table import added_columns
+from scorecard.runtime.table import CSV_ENCODING, added_columns
 
 from .registry import Exporter, register
 
@@ -161,6 +161,7 @@ def render(model: Model) -> str:
         reads=reads, intercept=repr(model.intercept), terms=lines, int_sum=int_sum,
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
         added="(" + ", ".join(f'"{name}"' for name in added_columns(model)) + ")",
+        csv_encoding=repr(CSV_ENCODING),
         probability=_probability(model))
 
 

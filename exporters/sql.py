@@ -29,12 +29,16 @@ The query reads table ``input`` (``table=`` renames it) and returns all of its c
 
 Every identifier is quoted and qualified with the table alias (so SQLite cannot mistake a
 missing column for a string), and every category is a quoted literal, so any column or
-category name is safe. Numeric inputs must be numeric columns (INTEGER, BIGINT, DOUBLE...);
-a number stored as text compares as text, so cast such columns first.
+category name is safe. Identifiers and literals keep the exact name (the engine matches it);
+what a person reads, the comments, shows control and invisible format characters escaped
+(``\\u202e``), and the header lists the names that hold any, escaped. Numeric inputs must be
+numeric columns (INTEGER, BIGINT, DOUBLE...); a number stored as text compares as text, so
+cast such columns first.
 """
 from __future__ import annotations
 
 from scorecard.runtime import Input, Model, Term
+from scorecard.runtime.names import has_hidden
 from scorecard.runtime.score import coerce
 from scorecard.runtime.table import added_columns
 
@@ -213,6 +217,18 @@ def _policy(model: Model) -> str:
     return text
 
 
+def _hidden_names(model: Model, table: str) -> list[str]:
+    """The identifiers and string literals of the query that hold invisible or control
+    characters (runtime/names.py), in the order they appear: they are written exactly (that
+    is what the engine matches; SQLite and DuckDB have no escaped form of an identifier), so
+    the header repeats them escaped for the person reading the file."""
+    texts = [table] + [inp.name for inp in model.used_inputs]
+    for term in model.terms:
+        texts += [v for v in (term.value if isinstance(term.value, tuple) else (term.value,)) if isinstance(v, str)]
+    texts += [v for v in model.imputed.values() if isinstance(v, str)]
+    return [text for text in dict.fromkeys(texts) if has_hidden(text)]
+
+
 def _columns(names: tuple[str, ...]) -> str:
     return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -262,6 +278,10 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         header.append("-- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is")
     if model.probability is not None:
         header.append(f"-- probability: {_risk_note(model.probability)}")
+    hidden = _hidden_names(model, table)
+    if hidden:
+        header.append("-- these names hold invisible or control characters, written exactly in the query (an editor "
+                      "may show those lines reordered or blank): " + ", ".join(map(repr, hidden)))
     return "\n".join(header) + "\n" + query + ";\n"
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scorecard.runtime.names import name_problem
+
 from .registry import ExportError
 
 
@@ -40,16 +42,18 @@ class Dialect:
 
     def ident(self, name: str) -> str:
         """A quoted identifier: any name is safe (double quotes are doubled)."""
-        if "\x00" in name:
-            raise ExportError(f"SQL identifiers cannot hold a NUL character: {name!r}")
+        problem = name_problem(name)
+        if problem is not None:
+            raise ExportError(f"SQL identifier {name!r} {problem}")
         return '"' + name.replace('"', '""') + '"'
 
     def string(self, text: str) -> str:
         """A string literal: single quotes doubled; in PostgreSQL a text with a backslash is
         written as ``E'...'`` with the backslash doubled, which reads the same whatever
         ``standard_conforming_strings`` is set to."""
-        if "\x00" in text:
-            raise ExportError(f"SQL strings cannot hold a NUL character: {text!r}")
+        problem = name_problem(text)
+        if problem is not None:
+            raise ExportError(f"SQL string {text!r} {problem}")
         body = text.replace("'", "''")
         if self.backslash_escapes and "\\" in text:
             return "E'" + body.replace("\\", "\\\\") + "'"

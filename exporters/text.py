@@ -3,8 +3,9 @@
 It draws the same :class:`~scorecard.exporters.layout.Card` as the HTML and LaTeX exports,
 in columns padded by display width (so accented and CJK names line up in a terminal), and
 adds how the model was trained: the solver's certificate that makes "optimal" checkable.
-Control characters in names are shown as ``[U+XXXX]`` so a column name cannot drive the
-terminal.
+Control characters and invisible format characters (bidirectional controls among them) in
+names are shown as ``[U+XXXX]`` (runtime/names.py), so a column name cannot drive the
+terminal and a category stored as ``"\\u202eder"`` does not read "red".
 """
 from __future__ import annotations
 

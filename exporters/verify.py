@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Mapping
 from scorecard.runtime import Input, Model, RowError, predict, score
 from scorecard.runtime.risk import risk_function
 from scorecard.runtime.score import coerce, is_missing
-from scorecard.runtime.table import added_columns, csv_records
+from scorecard.runtime.table import added_columns, csv_records, open_csv
 
 from . import onnx as onnx_export
 from . import python as python_export
@@ -387,7 +387,7 @@ def read_rows(path: str) -> list[dict]:
 
         return pd.read_parquet(path).to_dict("records")
     try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
+        with open_csv(path) as fh:
             return rows_of(fh, path)
     except FileNotFoundError:
         raise RowError(f"{path}: no such file") from None

@@ -10,7 +10,7 @@ import sys
 
 from .model import ModelError, load
 from .score import RowError
-from .table import score_csv
+from .table import open_csv, score_csv
 
 USAGE = "usage: python -m scorecard.runtime MODEL.json DATA.csv"
 
@@ -22,7 +22,7 @@ def main(argv: list[str]) -> int:
     model_path, data_path = argv
     try:
         model = load(model_path)
-        with open(data_path, newline="", encoding="utf-8-sig") as fh:
+        with open_csv(data_path) as fh:
             result = score_csv(model, fh, sys.stdout, source=data_path)
     except FileNotFoundError:
         print(f"error: {data_path}: no such file", file=sys.stderr)

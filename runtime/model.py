@@ -13,6 +13,7 @@ from typing import Any, Mapping, Union
 
 from .errors import ModelError
 from .files import write_atomic
+from .names import name_problem
 from .risk import check_probability
 
 FORMAT = "scorecard-model"
@@ -168,6 +169,13 @@ def _fail(where: str, what: str) -> None:
     raise ModelError(f"{where}: {what}")
 
 
+def _check_name(where: str, text: str) -> None:
+    """Refuse a name or category no command can use (runtime/names.py: a NUL character)."""
+    problem = name_problem(text)
+    if problem is not None:
+        _fail(where, f"{text!r} {problem}")
+
+
 def _is_number(v: Any) -> bool:
     if not isinstance(v, (int, float)) or isinstance(v, bool):
         return False
@@ -192,10 +200,13 @@ def _check_model(m: Model) -> None:
             _fail(f"{where}.name", "must be a non-empty string")
         if inp.name in names:
             _fail(f"{where}.name", f"duplicate input {inp.name!r}")
+        _check_name(f"{where}.name", inp.name)
         if inp.type not in INPUT_TYPES:
             _fail(f"{where}.type", f"must be one of {', '.join(INPUT_TYPES)}, got {inp.type!r}")
         if inp.categories is not None and not all(isinstance(c, str) for c in inp.categories):
             _fail(f"{where}.categories", "must be a list of strings")
+        for category in inp.categories or ():
+            _check_name(f"{where}.categories", category)
         names[inp.name] = inp
     if not _is_number(m.intercept):
         _fail("intercept", f"must be a finite number, got {m.intercept!r}")
@@ -209,6 +220,9 @@ def _check_model(m: Model) -> None:
             _fail(f"{where}.points", f"must be a finite number, got {t.points!r}")
         if not isinstance(t.label, str):
             _fail(f"{where}.label", "must be a string")
+        for value in t.value if isinstance(t.value, tuple) else (t.value,):
+            if isinstance(value, str):
+                _check_name(f"{where}.value", value)
         kind = names[t.input].type
         if t.op == "linear":
             if kind == "categorical":
@@ -248,6 +262,8 @@ def _check_model(m: Model) -> None:
             ok = isinstance(value, str) if names[name].type == "categorical" else _is_number(value)
             if not ok:
                 _fail(f"missing.impute.{name}", f"{value!r} does not fit the {names[name].type} input")
+            if isinstance(value, str):
+                _check_name(f"missing.impute.{name}", value)
     elif m.missing not in POLICIES:
         _fail("missing", f'must be "null", "unmet" or {{"impute": {{...}}}}, got {m.missing!r}')
     check_probability(m.probability)

@@ -41,6 +41,17 @@ class ScoredTable:
     unscored: int
 
 
+#: How every command opens a CSV file (train, predict, verify --data, the runtime and the
+#: exported Python): UTF-8, where a leading byte order mark (as Excel writes) is dropped, not
+#: read as part of the first column's name.
+CSV_ENCODING = "utf-8-sig"
+
+
+def open_csv(path: str) -> TextIO:
+    """``path`` opened for the CSV reader as every command opens it (see ``CSV_ENCODING``)."""
+    return open(path, newline="", encoding=CSV_ENCODING)
+
+
 #: The largest CSV cell read (the csv module's default, 131,072 characters, is far too small).
 FIELD_SIZE_LIMIT = min(sys.maxsize, 2**31 - 1)
 

@@ -347,7 +347,9 @@ def _csv_text(path: str):
     if path.lower().endswith(PARQUET_SUFFIXES):
         frame = read_table(path)
         return io.StringIO(frame.to_csv(index=False, lineterminator="\n"))
-    return open(path, newline="", encoding="utf-8-sig")  # as training reads it: a BOM is not part of a name
+    from scorecard.runtime.table import open_csv
+
+    return open_csv(path)  # as every command reads it: a BOM is not part of a name
 
 
 # ---------------------------------------------------------------------------- export / verify

@@ -39,7 +39,7 @@
     }
     if (typeof v === "boolean") { return v ? 1 : 0; }
     var x = typeof v === "number" ? v : Number(String(v).trim());
-    if (!isFinite(x)) { throw new Error(r.input + ": " + String(v) + " is not a number"); }
+    if (!isFinite(x)) { throw new Error(r.shown + ": " + String(v) + " is not a number"); }
     return x;
   }
 
@@ -60,7 +60,7 @@
           controls[k].checked = r.tests.some(function (t) { return t.op === "missing"; });
           return;
         }
-        if (!r.impute.length) { blocked = blocked || ("no score: " + r.input + " is missing"); return; }
+        if (!r.impute.length) { blocked = blocked || ("no score: " + r.shown + " is missing"); return; }
         raw = r.impute[0];
       }
       var x = coerce(r, raw);

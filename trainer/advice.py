@@ -14,6 +14,7 @@ from typing import Callable, Optional
 
 import numpy as np
 from scorecard.runtime import Model
+from scorecard.runtime.names import visible
 
 from .data.design import Design
 from .data.prepare import LabeledData
@@ -40,7 +41,7 @@ def _pct(x: float) -> str:
 
 
 def _positive_text(data: LabeledData) -> str:
-    return f"{data.target.name} = {data.target.positive}"
+    return visible(f"{data.target.name} = {data.target.positive}")  # a warning a person reads
 
 
 def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = False) -> list[str]:

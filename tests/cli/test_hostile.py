@@ -225,6 +225,34 @@ CASES = [
          "ragged.csv: line 3 has 1 cells, the header has 2", files={"ragged.csv": "a,b\n1,0\n5\n"}, item=11),
     Case("Ctrl-C while reading", ("train", "train.csv", *TRAIN_ARGS, "-o", "m2.json"), 130,
          "error: interrupted", patch=_interrupted_read, item=6),
+    # issue 12 items 3, 19, 20 (names)
+    # item 3: bidirectional controls show as code points where a person reads a name
+    *(Case(f"export {fmt} of a category stored as \\u202eder", ("export", "bidi.json", "--format", fmt, "-o", out), 0, "",
+           files={"bidi.json": dumps(Model("linear", Target("y", 1), (Input("colo\u202dur", "categorical"),),
+                                           (Term("colo\u202dur", "==", "\u202eder", 2, ""),), -1))},
+           changes=(out,), item=3,
+           check=lambda p, out=out, shown=shown: shown in (p / out).read_text(encoding="utf-8")
+           and "\u202e" not in (p / out).read_text(encoding="utf-8").split('id="scorecard-model"')[0])
+      for fmt, out, shown in [("text", "card.txt", "colo[U+202D]ur = [U+202E]der"),
+                              ("html", "card.html", "colo[U+202D]ur = [U+202E]der"),
+                              ("python", "card.py", "'colo\\u202dur'")]),
+    # item 19: a UTF-8 byte order mark is not part of the first column's name, for every reader
+    Case("verify --data a CSV with a BOM", ("verify", "m.json", "--data", "bom.csv"), 0, "",
+         files={"bom.csv": b"\xef\xbb\xbf" + DATA.encode()}, item=19),
+    Case("the exported Python reads a CSV with a BOM", ("export", "m.json", "--format", "python", "-o", "m.py"), 0, "",
+         files={"bom.csv": b"\xef\xbb\xbf" + DATA.encode()}, changes=("m.py",), item=19,
+         check=lambda p: subprocess.run([sys.executable, "-I", "-S", "m.py", "bom.csv"], cwd=p, capture_output=True,
+                                        text=True).stdout == "a,b,score,prediction\n1,0,-1,0\n5,1,2,1\n"),
+    # item 20: train refuses the names every later command refuses (a NUL character), with the reason
+    Case("train a column name with NUL", ("train", "nul.csv", *TRAIN_ARGS, "-o", "m2.json"), 2,
+         "nul.csv: column 'a\\x00x': its name holds a NUL character (U+0000)",
+         files={"nul.csv": TRAIN.replace("y,a,b", "y,a\x00x,b", 1)}, item=20),
+    Case("train a category with NUL", ("train", "nul.csv", *TRAIN_ARGS, "-o", "m2.json"), 2,
+         "nul.csv: column 'c' holds 'r\\x00ed' on line 3, which holds a NUL character (U+0000)",
+         files={"nul.csv": "y,c\n" + "".join(f"{k % 2},{('blue', 'r' + chr(0) + 'ed')[k % 2]}\n" for k in range(20))},
+         item=20),
+    Case("show a model with a NUL name", ("show", "nul.json"), 2, "inputs[0].name: 'a\\x00' holds a NUL character",
+         files={"nul.json": MODEL.replace('"a"', '"a\\u0000"')}, item=20),
 ]
 
 

@@ -92,6 +92,17 @@ def test_python_file_prints_what_scorecard_predict_prints(case, tmp_path):
         assert done.stderr == "2480 of 8124 rows have no score (missing values)\n"
 
 
+def test_python_file_reads_a_csv_with_a_byte_order_mark_like_the_runtime(tmp_path):
+    """Issue 12, item 19: a BOM (as Excel writes) is not part of the first column's name."""
+    model = breastcancer_model()
+    path, data = tmp_path / "model.py", tmp_path / "bom.csv"
+    path.write_text(python_export.render(model), encoding="utf-8")
+    data.write_bytes(b"\xef\xbb\xbf" + (DATASETS / "breastcancer.csv").read_bytes())
+    done = run_python_export(path, data)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == runtime_table(model, "breastcancer.csv")
+
+
 def test_python_score_and_predict_take_typed_values_like_the_runtime(case, tmp_path):
     name, model, data = case
     path = tmp_path / "model.py"

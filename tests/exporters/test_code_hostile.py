@@ -149,3 +149,51 @@ def test_sql_text_holds_names_only_as_quoted_identifiers_and_literals(dialect):
     text = sql_export.render(hostile_model(), dialect=dialect)
     assert '"Uniformity ""Size""; DROP TABLE input; --"' in text
     assert "-- 2 x size\\n--\\nimport os" in text  # a label's newlines are escaped inside its comment
+
+
+# Issue 12, item 3: bidirectional controls and invisible characters in names and categories.
+BIDI_INPUT = "colo\u202dur"
+BIDI_CATEGORY = "\u202eder"  # shows as "red" where printed raw
+
+
+def bidi_model() -> Model:
+    model = Model(kind="linear", target=Target("y\u2067", 1),
+                  inputs=(Input(BIDI_INPUT, "categorical", (BIDI_CATEGORY, "blue")), Input("a\u200bge", "numeric")),
+                  terms=(Term(BIDI_INPUT, "==", BIDI_CATEGORY, 2, f"{BIDI_INPUT} = {BIDI_CATEGORY}"),
+                         Term("a\u200bge", "linear", None, 1, "a\u200bge")),
+                  intercept=-3)
+    return with_golden(model, [{BIDI_INPUT: BIDI_CATEGORY, "a\u200bge": 2}, {BIDI_INPUT: "der", "a\u200bge": 2}])
+
+
+def _comments(text: str) -> str:
+    return "\n".join(line[line.index("--"):] for line in text.splitlines() if "--" in line)
+
+
+def test_sql_keeps_bidi_names_exact_for_the_engine_and_escaped_for_the_reader(engine):
+    eng, con = engine
+    model = bidi_model()
+    rows = [{BIDI_INPUT: c, "a\u200bge": 2} for c in (BIDI_CATEGORY, "der", "red", "blue")]
+    con.execute(f"CREATE TABLE input ({quote(BIDI_INPUT)} {TYPES[eng][1]}, {quote('a' + chr(0x200b) + 'ge')} "
+                f"{TYPES[eng][0]})")
+    con.cursor().executemany(f"INSERT INTO input VALUES ({', '.join(['%s' if eng == 'postgres' else '?'] * 2)})",
+                             [(r[BIDI_INPUT], r["a\u200bge"]) for r in rows])
+    query = sql_export.render(model, dialect=eng)
+    got = run_sql(eng, con, query)
+    assert [(g["score"], g["prediction"]) for g in got] == [(score(model, r), predict(model, r)) for r in rows] \
+        == [(1, 1), (-1, 0), (-1, 0), (-1, 0)]
+    comments = _comments(query)
+    assert not any(c in comments for c in "\u202d\u202e\u200b\u2067")  # every comment reads as stored
+    assert "colo\\u202dur = \\u202eder" in comments  # the term's label
+    # the header names the identifiers and literals that hold invisible characters, escaped
+    assert "'colo\\u202dur'" in comments and "'\\u202eder'" in comments and "'a\\u200bge'" in comments
+
+
+def test_python_writes_bidi_names_as_escapes_that_hold_the_exact_value(tmp_path):
+    model = bidi_model()
+    path = tmp_path / "model.py"
+    path.write_text(python_export.render(model), encoding="utf-8")
+    source = path.read_text(encoding="utf-8")
+    assert not any(c in source for c in "\u202d\u202e\u200b\u2067")
+    assert "'\\u202eder'" in source
+    rows = [{BIDI_INPUT: c, "a\u200bge": 2} for c in (BIDI_CATEGORY, "der")]
+    assert import_and_score(path, rows) == [(1, 1), (-1, 0)]

@@ -15,7 +15,7 @@ from engines import Elements, chromium, pdf_info, pdf_text, squash
 from paper_models import ALL, HOSTILE, hostile, sleep_apnea
 from scorecard.exporters.html import SYMBOLS, render_html, script_json
 from scorecard.exporters.layout import card
-from scorecard.runtime import Model, predict, risk, score
+from scorecard.runtime import Input, Model, Target, Term, predict, risk, score
 
 
 @dataclass(frozen=True)
@@ -160,3 +160,28 @@ def test_unmet_calculator_ticks_unknown_rows_for_missing_values(printed, name):
     boxes = {attrs.get("id"): attrs.get("type") for tag, attrs in p.dom.tags if tag == "input"}
     assert unknown and all(boxes[f"r{row.number}"] == "checkbox" for row in unknown)  # ticked like any condition
     assert all(squash(row.condition(SYMBOLS)) in squash(p.text) for row in unknown)  # "glu unknown" printed
+
+
+def _bidi_model() -> Model:
+    """Issue 12, item 3: names and a category with bidirectional controls and invisible characters."""
+    return Model(kind="linear", target=Target("sick\u2067", "yes"),
+                 inputs=(Input("colo\u202dur", "categorical", ("\u202eder", "blue")), Input("a\u200bge", "numeric")),
+                 terms=(Term("colo\u202dur", "==", "\u202eder", 2, ""), Term("a\u200bge", "linear", None, 1, "")),
+                 intercept=-3, missing={"impute": {"a\u200bge": 1}})
+
+
+def test_bidi_controls_print_as_code_points_and_still_match_exactly(tmp_path):
+    """The page shows "[U+202E]der", never a "red" that is not the category; the calculator
+    still matches the exact stored value (and not the plain "der")."""
+    model = _bidi_model()
+    page, pdf = tmp_path / "bidi.html", tmp_path / "bidi.pdf"
+    html = render_html(model)
+    page.write_text(html, encoding="utf-8")
+    rows = [{"colo\u202dur": "\u202eder", "a\u200bge": 2}, {"colo\u202dur": "der", "a\u200bge": 2}]
+    dom = Elements(chromium(page, pdf, rows, tmp_path / "profile"))
+    text = squash(pdf_text(pdf))
+    assert squash("colo[U+202D]ur = [U+202E]der") in text
+    assert squash("a[U+200B]ge") in text and squash("PREDICT sick[U+2067] IF SCORE > 3") in text
+    assert json.loads(dom.text["batch"]) == [[score(model, row), predict(model, row)] for row in rows] == [[1, 1], [-1, 0]]
+    outside_data = html.split('id="scorecard-model">')[0]  # the page before its JSON model block
+    assert not any(c in outside_data for c in "\u202d\u202e\u200b\u2067")

@@ -10,6 +10,7 @@ from paper_models import ALL, breastcancer
 from scorecard.exporters.latex import render_latex, tex
 from scorecard.exporters.layout import card
 from scorecard.exporters.registry import ExportError
+from scorecard.runtime import Input, Model, Target, Term
 
 
 @dataclass(frozen=True)
@@ -95,3 +96,17 @@ def test_unmet_rule_is_a_note_under_the_card(compiled):
     assert squash("glu unknown") in text
     assert squash("An unknown value meets no condition on that input, except its 'unknown' rows.") in text.replace("\u2019", "'")
     assert squash("Without a value for glu there is no score.") in squash(compiled("glucose_linear_unmet").text)
+
+
+def test_bidi_controls_and_invisible_characters_print_as_code_points(tmp_path):
+    """Issue 12, item 3: a category stored as "\\u202eder" prints "[U+202E]der"; a soft hyphen or a
+    zero-width space, which pdflatex would print as nothing, shows too."""
+    model = Model(kind="linear", target=Target("y", 1),
+                  inputs=(Input("colo\u202dur", "categorical", ("\u202eder",)), Input("soft\u00adhy\u200bphen", "binary")),
+                  terms=(Term("colo\u202dur", "==", "\u202eder", 2, ""), Term("soft\u00adhy\u200bphen", "==", 1, 1, "")),
+                  intercept=-1)
+    source = tmp_path / "bidi.tex"
+    source.write_text(render_latex(model), encoding="utf-8")
+    text = squash(pdf_text(pdflatex(source)))
+    assert squash("colo[U+202D]ur = [U+202E]der") in text
+    assert squash("soft[U+00AD]hy[U+200B]phen") in text

@@ -62,6 +62,18 @@ def test_control_characters_in_names_cannot_drive_the_terminal():
     assert "two[U+000A]lines" in text
 
 
+def test_bidi_controls_in_names_and_categories_show_as_code_points():
+    """Issue 12, item 3: a category stored as "\\u202eder" must not read "red" on the card."""
+    model = Model(kind="linear", target=Target("y\u2066", "yes\u200f"),
+                  inputs=(Input("colo\u202dur", "categorical", ("\u202eder", "blue")), Input("a\u200bge", "numeric")),
+                  terms=(Term("colo\u202dur", "==", "\u202eder", 2, ""), Term("a\u200bge", "linear", None, 1, "")),
+                  intercept=-1, missing={"impute": {"a\u200bge": 3}})
+    text = render_text(model)
+    assert all(c.isprintable() or c == "\n" for c in text)
+    assert "colo[U+202D]ur = [U+202E]der" in text
+    assert "a[U+200B]ge" in text and "y[U+2066] = yes[U+200F]" in text
+
+
 def test_unmet_card_reads_unknown_rows_and_one_note():
     from paper_models import diabetes_unmet
 

@@ -183,3 +183,20 @@ def test_a_huge_finite_value_is_refused_naming_file_column_and_value(write, valu
 def test_values_up_to_the_largest_magnitude_are_numbers(write):
     data = load(write("t.csv", "y,x\n0,1\n1,-1e100\n"))
     assert data.frame["x"].tolist() == [1.0, -1e100]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("y,a\x00b\n1,1\n0,2\n", "bad.csv: column 'a\\x00b': its name holds a NUL character (U+0000)"),
+    ("y,c\n1,red\n0,r\x00ed\n1,blue\n", "bad.csv: column 'c' holds 'r\\x00ed' on line 3, which holds a NUL character"),
+])
+def test_a_nul_character_in_a_name_or_category_is_refused_at_training(write, text, message):
+    """Issue 12, item 20: every later command refuses such a name, so training does first."""
+    path = write("bad.csv", text)
+    with pytest.raises(DataError) as err:
+        load(path)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_nul_character_is_refused_in_frames_of_the_python_api_too():
+    with pytest.raises(DataError, match="column 'c' holds 'x\\\\x00' on row 0"):
+        prepare(pd.DataFrame({"y": [1, 0], "c": ["x\x00", "z"]}), "y", source="frame")

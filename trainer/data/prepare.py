@@ -19,8 +19,9 @@ import numpy as np
 import pandas as pd
 from scorecard.runtime import Input, Target
 from scorecard.runtime.errors import DataError
+from scorecard.runtime.names import name_problem  # what no later command can use
 from scorecard.runtime.table import RESERVED  # the columns scoring adds; training refuses them
-from scorecard.runtime.table import csv_reader, not_utf8
+from scorecard.runtime.table import csv_reader, not_utf8, open_csv
 
 from ..options.config import MISSING
 
@@ -104,7 +105,7 @@ def read_table(path: str) -> pd.DataFrame:
 
 def _read_csv(path: str) -> pd.DataFrame:
     try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
+        with open_csv(path) as fh:
             reader = csv_reader(fh)  # the runtime's reader: a cell of any size
             header = next(reader, None)
             if header is None:
@@ -185,6 +186,10 @@ def prepare(df: pd.DataFrame, target: str, positive: object = None, missing: str
     if missing not in MISSING:
         raise DataError(f"--missing: {missing!r} is not a policy; use one of {', '.join(MISSING)}")
     names = [str(c) for c in df.columns]
+    for name in names:
+        problem = name_problem(name)
+        if problem is not None:
+            raise DataError(f"{source}: column {name!r}: its name {problem}; rename the column")
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise DataError(f"{source}: column {dup!r} appears twice")
@@ -302,6 +307,7 @@ def _type_column(series: pd.Series, name: str, source: str, where) -> tuple[str,
             if numeric * 2 > len(present):
                 note = (f"column {name!r} is read as categorical: {cells[first_text]!r} on {where(index[first_text])} "
                         f"is not a number ({len(present) - numeric} of {len(present)} values are not)")
+            _check_categories(cells, name, source, where, index)
             return "categorical", pd.Series(cells, index=index, dtype=object), note
         bad = np.flatnonzero(~np.isfinite(values) & np.array([c is not None for c in cells]))
     if len(bad):
@@ -317,6 +323,15 @@ def _type_column(series: pd.Series, name: str, source: str, where) -> tuple[str,
     present = values[~np.isnan(values)]
     kind = "binary" if len(present) and np.isin(present, (0.0, 1.0)).all() else "numeric"
     return kind, pd.Series(values, index=index, dtype=float), None
+
+
+def _check_categories(cells: list[str | None], name: str, source: str, where, index) -> None:
+    """Refuse a category no later command can use (runtime/names.py), naming its line."""
+    for k, cell in enumerate(cells):
+        problem = None if cell is None else name_problem(cell)
+        if problem is not None:
+            raise DataError(f"{source}: column {name!r} holds {cell!r} on {where(index[k])}, which {problem}; "
+                            "remove the character from the data")
 
 
 def _fill_value(values: pd.Series, kind: str, source: str) -> int | float | str:

@@ -331,7 +331,8 @@ def main(argv):
         return 0 if argv and argv[0] in ("-h", "--help") else 2
     path = argv[0]
     try:
-        with open(path, newline="", encoding="utf-8") as fh:
+        # as scorecard reads a CSV file: a byte order mark is not part of the first column's name
+        with open(path, newline="", encoding='utf-8-sig') as fh:
             rows, unscored = score_csv(fh, sys.stdout, path)
     except FileNotFoundError:
         print(f"error: {path}: no such file", file=sys.stderr)
