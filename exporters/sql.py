@@ -134,23 +134,46 @@ def _missing_tests(model: Model, d: Dialect) -> list[str]:
     return tests
 
 
-def score_expression(model: Model, d: Dialect) -> str:
-    """The score of one row of alias ``i`` as a SQL expression, NULL when unscorable."""
+#: Terms a stage of the sum adds at most (dialects with ``lateral``): far below the 1000
+#: levels SQLite and DuckDB parse, whatever the terms themselves nest.
+STAGE = 200
+
+
+def _any(tests: list[str]) -> str:
+    """``tests`` joined by OR as a balanced tree: ``a OR b OR c ...`` would be as deep as it is long."""
+    if len(tests) == 1:
+        return tests[0]
+    mid = len(tests) // 2
+    return f"({_any(tests[:mid])})\n           OR ({_any(tests[mid:])})"
+
+
+def score_stages(model: Model, d: Dialect) -> list[str]:
+    """The score of one row of alias ``i`` as SQL, NULL when unscorable: one expression, or
+    (a dialect with ``lateral``, a model of more than STAGE terms) stages whose sums are added
+    in the model's order: stage k (k >= 1) starts from ``sk."v"``, the value of stage k - 1,
+    so every stage stays STAGE terms deep and the doubles are those of one long sum. The
+    last stage is the score."""
     refs = {inp.name: _reference(d, model, inp) for inp in model.used_inputs}
     unknown = model.unmet
-    lines = [d.number(model.intercept)]
-    for term in model.terms:
-        inp = model.input(term.input)
-        lines.append(f"+ {_term(d, inp, term, refs[inp.name], unknown)}  -- {_label(term.label)}")
-    total = "\n        ".join(lines)
+    lines = [f"+ {_term(d, model.input(t.input), t, refs[t.input], unknown)}  -- {_label(t.label)}"
+             for t in model.terms]
+    if d.max_terms is not None and len(lines) > d.max_terms:
+        raise ExportError(f"the model has {len(lines)} terms; a {d.name} query adds at most {d.max_terms} "
+                          f"({d.name} parses an expression at most 1000 levels deep, and a sum of N terms "
+                          f"is N deep): use the duckdb or postgres dialect, or the python export")
+    size = STAGE if d.lateral else max(len(lines), 1)
+    chunks = [lines[k:k + size] for k in range(0, len(lines), size)] or [[]]
+    sums = [[d.number(model.intercept)] + chunks[0]]
+    sums += [[f'{SCORED}{k}."v"'] + chunk for k, chunk in enumerate(chunks[1:], start=1)]
+    stages = ["(\n        " + "\n        ".join(total) + "\n    )" for total in sums[:-1]]
+    total = "\n        ".join(sums[-1])
     tests = _missing_tests(model, d)
     if not tests:
         note = ("no input makes the score NULL: a missing value adds 0 or its 'unknown' points"
                 if model.unmet and not model.needs_value else "a NULL input makes the sum NULL")
-        return f"(  -- {note}\n        {total}\n    )"
-    any_missing = "\n           OR ".join(tests)
-    return (f"CASE WHEN {any_missing}\n    THEN NULL  -- a missing input: no score\n"
-            f"    ELSE  -- a NULL input makes the sum NULL\n        {total}\n    END")
+        return stages + [f"(  -- {note}\n        {total}\n    )"]
+    return stages + [f"CASE WHEN {_any(tests)}\n    THEN NULL  -- a missing input: no score\n"
+                     f"    ELSE  -- a NULL input makes the sum NULL\n        {total}\n    END"]
 
 
 #: The smallest double whose C ``exp`` is not 0 (exp of anything below rounds to 0.0):
@@ -234,21 +257,27 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     for clash in added:
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the column the query adds; rename it")
-    prediction = d.prediction.format(score=f'{SCORED}."score"')
-    probability = probability_expression(model, d, f'{SCORED}."score"')
-    risk = "" if probability is None else (
-        f",  -- NULL when the score is NULL\n"
-        f"    {probability} AS \"probability\"  -- the risk at this score; NULL when the score is NULL\n")
-    query = (
-        f"SELECT {SCORED}.*,\n"
-        f"    {prediction} AS \"prediction\""
-        + (risk or "  -- NULL when the score is NULL\n") +
-        f"FROM (\n"
-        f"  SELECT {ROW}.*,\n"
-        f"    {score_expression(model, d)} AS \"score\"\n"
-        f"  FROM {d.ident(table)} AS {ROW}\n"
-        f") AS {SCORED}"
-    )
+    total = f'{SCORED}."score"'
+    outputs = [("prediction", d.prediction.format(score=total), "NULL when the score is NULL"),
+               ("probability", probability_expression(model, d, total),
+                "the risk at this score; NULL when the score is NULL")]
+    outputs = [output for output in outputs if output[1] is not None]
+    stages = score_stages(model, d)
+    joins = []
+    if d.lateral:  # the score once per row, in subqueries of the query's own columns only
+        columns = [(f"{ROW}.*", ""), (f'{total} AS "score"', "")]
+        columns += [(f'{sql} AS "{name}"', note) for name, sql, note in outputs]
+        joins = [f'CROSS JOIN LATERAL (SELECT {stage} AS "v" OFFSET 0 ROWS) AS {SCORED}{k}'
+                 for k, stage in enumerate(stages[:-1], start=1)]  # OFFSET 0: each stage stays a subquery
+        joins.append(f'CROSS JOIN LATERAL (SELECT {stages[-1]} AS "score") AS {SCORED}')
+    else:  # each output reads the score from a table of one column, "score"
+        one = f'FROM (SELECT {stages[-1]} AS "score") AS {SCORED}'
+        columns = [(f"{ROW}.*", ""), (f'{stages[-1]} AS "score"', "")]
+        columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs]
+    items = [sql + ("," if k < len(columns) - 1 else "") + (f"  -- {note}" if note else "")
+             for k, (sql, note) in enumerate(columns)]
+    query = "SELECT " + "\n    ".join(items) + f"\nFROM {d.ident(table)} AS {ROW}" + "".join(
+        f"\n{join}" for join in joins)
     if view is not None:
         query = f"CREATE VIEW {d.ident(view)} AS\n{query}"
     header = [
