@@ -27,6 +27,20 @@ The query reads table ``input`` (``table=`` renames it) and returns all of its c
   the ``sqlite3`` module of the python.org and Debian builds); without them a logistic
   model's query fails with "no such function: EXP" (the table shape needs no function).
 
+The table's columns pass through as ``i.*``; the added columns never read a column of the
+table by an unqualified or shared name, so none can shadow them (a table column ``score`` comes
+out unchanged, before the query's own): where the dialect has ``LATERAL`` the score is computed
+once per row in ``CROSS JOIN LATERAL (SELECT ... AS "score") AS s``, a subquery holding only
+that column; SQLite, without ``LATERAL``, writes the score expression as the ``score`` column
+and reads it for ``prediction`` and ``probability`` in scalar subqueries over a one-column
+table (SQLite's flattener evaluates the expression for each of them, as it did when they read
+a column of a subquery). A sum longer than ``STAGE`` terms is split into ``LATERAL`` stages,
+each fenced with ``OFFSET 0 ROWS`` (else PostgreSQL pulls them up into one expression as deep
+as the sum, and crashes on 10,000 terms), each starting from the one before: the same additions
+in the same order. SQLite parses an expression at most 1000 deep and cannot stage the sum: it
+refuses a model of more than ``max_terms`` terms (sql_dialects.py). Conditions that make a row
+unscorable are joined by OR as a balanced tree.
+
 Every identifier is quoted and qualified with the table alias (so SQLite cannot mistake a
 missing column for a string), and every category is a quoted literal, so any column or
 category name is safe. Numeric inputs must be numeric columns (INTEGER, BIGINT, DOUBLE...);
