@@ -31,14 +31,16 @@ The table's columns pass through as ``i.*``; the added columns never read a colu
 table by an unqualified or shared name, so none can shadow them (a table column ``score`` comes
 out unchanged, before the query's own): where the dialect has ``LATERAL`` the score is computed
 once per row in ``CROSS JOIN LATERAL (SELECT ... AS "score") AS s``, a subquery holding only
-that column; SQLite, without ``LATERAL``, writes the score expression as the ``score`` column
-and reads it for ``prediction`` and ``probability`` in scalar subqueries over a one-column
-table (SQLite's flattener evaluates the expression for each of them, as it did when they read
-a column of a subquery). A sum longer than ``STAGE`` terms is split into ``LATERAL`` stages,
+that column. SQLite, without ``LATERAL``, writes the score expression as the ``score`` column,
+again in ``prediction`` and reads it for ``probability`` (which tests it many times) in a
+scalar subquery over a one-column table: SQLite's flattener evaluated the expression for each
+of them when they read a column of a subquery too. So does ANSI, whose query runs unchanged
+in SQLite, DuckDB and PostgreSQL (a scalar subquery for the prediction too would make DuckDB
+join, returning the rows in another order). A sum longer than ``STAGE`` terms is split into ``LATERAL`` stages,
 each fenced with ``OFFSET 0 ROWS`` (else PostgreSQL pulls them up into one expression as deep
 as the sum, and crashes on 10,000 terms), each starting from the one before: the same additions
-in the same order. SQLite parses an expression at most 1000 deep and cannot stage the sum: it
-refuses a model of more than ``max_terms`` terms (sql_dialects.py). Conditions that make a row
+in the same order. SQLite parses an expression at most 1000 deep and cannot stage the sum:
+``sqlite`` and ``ansi`` refuse a model of more than ``max_terms`` terms (sql_dialects.py). Conditions that make a row
 unscorable are joined by OR as a balanced tree.
 
 Every identifier is quoted and qualified with the table alias (so SQLite cannot mistake a
@@ -173,8 +175,8 @@ def score_stages(model: Model, d: Dialect) -> list[str]:
              for t in model.terms]
     if d.max_terms is not None and len(lines) > d.max_terms:
         raise ExportError(f"the model has {len(lines)} terms; a {d.name} query adds at most {d.max_terms} "
-                          f"({d.name} parses an expression at most 1000 levels deep, and a sum of N terms "
-                          f"is N deep): use the duckdb or postgres dialect, or the python export")
+                          "(a sum of N terms is an expression N levels deep, and SQLite parses at most 1000): "
+                          "use the duckdb or postgres dialect, or the python export")
     size = STAGE if d.lateral else max(len(lines), 1)
     chunks = [lines[k:k + size] for k in range(0, len(lines), size)] or [[]]
     sums = [[d.number(model.intercept)] + chunks[0]]
@@ -284,10 +286,11 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         joins = [f'CROSS JOIN LATERAL (SELECT {stage} AS "v" OFFSET 0 ROWS) AS {SCORED}{k}'
                  for k, stage in enumerate(stages[:-1], start=1)]  # OFFSET 0: each stage stays a subquery
         joins.append(f'CROSS JOIN LATERAL (SELECT {stages[-1]} AS "score") AS {SCORED}')
-    else:  # each output reads the score from a table of one column, "score"
+    else:  # the prediction repeats the score; the probability reads it from a table of one column
         one = f'FROM (SELECT {stages[-1]} AS "score") AS {SCORED}'
         columns = [(f"{ROW}.*", ""), (f'{stages[-1]} AS "score"', "")]
-        columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs]
+        columns += [(f'{d.prediction.format(score=stages[-1])} AS "prediction"', outputs[0][2])]
+        columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
     items = [sql + ("," if k < len(columns) - 1 else "") + (f"  -- {note}" if note else "")
              for k, (sql, note) in enumerate(columns)]
     query = "SELECT " + "\n    ".join(items) + f"\nFROM {d.ident(table)} AS {ROW}" + "".join(

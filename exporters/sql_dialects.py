@@ -32,10 +32,10 @@ class Dialect:
     the score is computed once, in a subquery whose only columns are the query's own (no
     column of the table can shadow them), and a long sum is split into stages, each adding at
     most a few hundred terms to the one before (expression depth stays bounded). Without it
-    (SQLite) the score is one expression, ``prediction`` and ``probability`` read it in
-    scalar subqueries over a one-column table, and ``max_terms`` bounds the model:
-    SQLite parses an expression at most ``SQLITE_MAX_EXPR_DEPTH`` (1000) deep, and a sum
-    ``a + b + c ...`` is that deep. ``max_name_bytes``: PostgreSQL keeps the first 63 bytes
+    (SQLite, and ANSI, whose query runs unchanged in SQLite too) the score is one expression,
+    ``prediction`` and ``probability`` read it in scalar subqueries over a one-column table,
+    and ``max_terms`` bounds the model: SQLite parses an expression at most
+    ``SQLITE_MAX_EXPR_DEPTH`` (1000) deep, and a sum ``a + b + c ...`` is that deep. ``max_name_bytes``: PostgreSQL keeps the first 63 bytes
     of a longer name (NAMEDATALEN - 1), so a longer one could name another column: refused.
     """
 
@@ -113,7 +113,8 @@ DIALECTS: dict[str, Dialect] = {
                         nan_test="{} = CAST('NaN' AS DOUBLE PRECISION)", trim=f"BTRIM({{}}, convert_from(decode('{WHITESPACE}', 'hex'), 'UTF8'))",
                         backslash_escapes=True, max_name_bytes=63),
     "ansi": Dialect("ansi", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
-                    term_keeps_null=False, prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})"),
+                    term_keeps_null=False, prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})",
+                    lateral=False, max_terms=900),
 }
 
 
