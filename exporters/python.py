@@ -6,6 +6,9 @@ same missing-value policy (under "unmet" a missing value is None, which a ``miss
 meets and no other condition does: ``==``/``in`` are false for None, ``>=``/``<`` are
 guarded with ``is not None``), and one expression adding the intercept and each term left to
 right in the model's order, so int and float scores are the very values the runtime gives.
+A model of more than STAGE terms adds them in stages, each starting from the total of the
+one before (the same additions in the same order), as CPython cannot compile a sum thousands
+of terms deep.
 
 Besides ``score(row)`` / ``predict(row)`` (a mapping by input name, the reference API), the
 file has batch functions that give the same values for many rows:
@@ -103,6 +106,18 @@ def _term(term: Term, inp: Input, var: str, unknown: bool = False) -> str:
     return f"+ ({points} if {condition} else 0)"
 
 
+#: Terms one expression of the file adds at most: CPython compiles ``a + b + c ...`` as a
+#: tree as deep as the sum is long, and a few thousand terms exceed its recursion limit.
+STAGE = 200
+
+
+def _stages(lines: list[Line]) -> list[list[Line]]:
+    """The terms of the sum in stages of at most STAGE, each added to the total of the one
+    before (``total = (total + ...)``): the same additions in the same order, so the same
+    values, with every expression at most STAGE deep."""
+    return [lines[k:k + STAGE] for k in range(0, len(lines), STAGE)] or [[]]
+
+
 def _probability(model: Model) -> dict | None:
     """What the template needs to write ``probability(row)``; None when the model has no map."""
     probability = model.probability
@@ -149,7 +164,7 @@ def render(model: Model) -> str:
         head = lines[0].code  # "+ term" or "- x": the first term has no total to join
         first = Line(code=head[2:] if head.startswith("+ ") else f"-{head[2:]}", label=lines[0].label)
         sign = "-" if model.intercept < 0 else "+"
-        int_sum = {"terms": [first] + lines[1:],
+        int_sum = {"stages": _stages([first] + lines[1:]),
                    "intercept": f"{sign} {abs(model.intercept)}" if model.intercept else None}
     template = resources.files("scorecard.templates").joinpath("python.py.j2").read_text(encoding="utf-8")
     env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
@@ -158,7 +173,7 @@ def render(model: Model) -> str:
         kind=model.kind, target=repr(model.target.name), positive=repr(model.target.positive),
         inputs=[(repr(i.name), repr(i.type)) for i in model.inputs],
         missing=repr(model.missing), unmet=model.unmet, used=[repr(i.name) for i in model.used_inputs],
-        reads=reads, intercept=repr(model.intercept), terms=lines, int_sum=int_sum,
+        reads=reads, intercept=repr(model.intercept), stages=_stages(lines), int_sum=int_sum,
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
         added="(" + ", ".join(f'"{name}"' for name in added_columns(model)) + ")",
         csv_encoding=repr(CSV_ENCODING),

@@ -27,6 +27,22 @@ The query reads table ``input`` (``table=`` renames it) and returns all of its c
   the ``sqlite3`` module of the python.org and Debian builds); without them a logistic
   model's query fails with "no such function: EXP" (the table shape needs no function).
 
+The table's columns pass through as ``i.*``; the added columns never read a column of the
+table by an unqualified or shared name, so none can shadow them (a table column ``score`` comes
+out unchanged, before the query's own): where the dialect has ``LATERAL`` the score is computed
+once per row in ``CROSS JOIN LATERAL (SELECT ... AS "score") AS s``, a subquery holding only
+that column. SQLite, without ``LATERAL``, writes the score expression as the ``score`` column,
+again in ``prediction`` and reads it for ``probability`` (which tests it many times) in a
+scalar subquery over a one-column table: SQLite's flattener evaluated the expression for each
+of them when they read a column of a subquery too. So does ANSI, whose query runs unchanged
+in SQLite, DuckDB and PostgreSQL (a scalar subquery for the prediction too would make DuckDB
+join, returning the rows in another order). A sum longer than ``STAGE`` terms is split into ``LATERAL`` stages,
+each fenced with ``OFFSET 0 ROWS`` (else PostgreSQL pulls them up into one expression as deep
+as the sum, and crashes on 10,000 terms), each starting from the one before: the same additions
+in the same order. SQLite parses an expression at most 1000 deep and cannot stage the sum:
+``sqlite`` and ``ansi`` refuse a model of more than ``max_terms`` terms (sql_dialects.py). Conditions that make a row
+unscorable are joined by OR as a balanced tree.
+
 Every identifier is quoted and qualified with the table alias (so SQLite cannot mistake a
 missing column for a string), and every category is a quoted literal, so any column or
 category name is safe. Identifiers and literals keep the exact name (the engine matches it);
@@ -138,23 +154,46 @@ def _missing_tests(model: Model, d: Dialect) -> list[str]:
     return tests
 
 
-def score_expression(model: Model, d: Dialect) -> str:
-    """The score of one row of alias ``i`` as a SQL expression, NULL when unscorable."""
+#: Terms a stage of the sum adds at most (dialects with ``lateral``): far below the 1000
+#: levels SQLite and DuckDB parse, whatever the terms themselves nest.
+STAGE = 200
+
+
+def _any(tests: list[str]) -> str:
+    """``tests`` joined by OR as a balanced tree: ``a OR b OR c ...`` would be as deep as it is long."""
+    if len(tests) == 1:
+        return tests[0]
+    mid = len(tests) // 2
+    return f"({_any(tests[:mid])})\n           OR ({_any(tests[mid:])})"
+
+
+def score_stages(model: Model, d: Dialect) -> list[str]:
+    """The score of one row of alias ``i`` as SQL, NULL when unscorable: one expression, or
+    (a dialect with ``lateral``, a model of more than STAGE terms) stages whose sums are added
+    in the model's order: stage k (k >= 1) starts from ``sk."v"``, the value of stage k - 1,
+    so every stage stays STAGE terms deep and the doubles are those of one long sum. The
+    last stage is the score."""
     refs = {inp.name: _reference(d, model, inp) for inp in model.used_inputs}
     unknown = model.unmet
-    lines = [d.number(model.intercept)]
-    for term in model.terms:
-        inp = model.input(term.input)
-        lines.append(f"+ {_term(d, inp, term, refs[inp.name], unknown)}  -- {_label(term.label)}")
-    total = "\n        ".join(lines)
+    lines = [f"+ {_term(d, model.input(t.input), t, refs[t.input], unknown)}  -- {_label(t.label)}"
+             for t in model.terms]
+    if d.max_terms is not None and len(lines) > d.max_terms:
+        raise ExportError(f"the model has {len(lines)} terms; a {d.name} query adds at most {d.max_terms} "
+                          "(a sum of N terms is an expression N levels deep, and SQLite parses at most 1000): "
+                          "use the duckdb or postgres dialect, or the python export")
+    size = STAGE if d.lateral else max(len(lines), 1)
+    chunks = [lines[k:k + size] for k in range(0, len(lines), size)] or [[]]
+    sums = [[d.number(model.intercept)] + chunks[0]]
+    sums += [[f'{SCORED}{k}."v"'] + chunk for k, chunk in enumerate(chunks[1:], start=1)]
+    stages = ["(\n        " + "\n        ".join(total) + "\n    )" for total in sums[:-1]]
+    total = "\n        ".join(sums[-1])
     tests = _missing_tests(model, d)
     if not tests:
         note = ("no input makes the score NULL: a missing value adds 0 or its 'unknown' points"
                 if model.unmet and not model.needs_value else "a NULL input makes the sum NULL")
-        return f"(  -- {note}\n        {total}\n    )"
-    any_missing = "\n           OR ".join(tests)
-    return (f"CASE WHEN {any_missing}\n    THEN NULL  -- a missing input: no score\n"
-            f"    ELSE  -- a NULL input makes the sum NULL\n        {total}\n    END")
+        return stages + [f"(  -- {note}\n        {total}\n    )"]
+    return stages + [f"CASE WHEN {_any(tests)}\n    THEN NULL  -- a missing input: no score\n"
+                     f"    ELSE  -- a NULL input makes the sum NULL\n        {total}\n    END"]
 
 
 #: The smallest double whose C ``exp`` is not 0 (exp of anything below rounds to 0.0):
@@ -250,21 +289,28 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     for clash in added:
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the column the query adds; rename it")
-    prediction = d.prediction.format(score=f'{SCORED}."score"')
-    probability = probability_expression(model, d, f'{SCORED}."score"')
-    risk = "" if probability is None else (
-        f",  -- NULL when the score is NULL\n"
-        f"    {probability} AS \"probability\"  -- the risk at this score; NULL when the score is NULL\n")
-    query = (
-        f"SELECT {SCORED}.*,\n"
-        f"    {prediction} AS \"prediction\""
-        + (risk or "  -- NULL when the score is NULL\n") +
-        f"FROM (\n"
-        f"  SELECT {ROW}.*,\n"
-        f"    {score_expression(model, d)} AS \"score\"\n"
-        f"  FROM {d.ident(table)} AS {ROW}\n"
-        f") AS {SCORED}"
-    )
+    total = f'{SCORED}."score"'
+    outputs = [("prediction", d.prediction.format(score=total), "NULL when the score is NULL"),
+               ("probability", probability_expression(model, d, total),
+                "the risk at this score; NULL when the score is NULL")]
+    outputs = [output for output in outputs if output[1] is not None]
+    stages = score_stages(model, d)
+    joins = []
+    if d.lateral:  # the score once per row, in subqueries of the query's own columns only
+        columns = [(f"{ROW}.*", ""), (f'{total} AS "score"', "")]
+        columns += [(f'{sql} AS "{name}"', note) for name, sql, note in outputs]
+        joins = [f'CROSS JOIN LATERAL (SELECT {stage} AS "v" OFFSET 0 ROWS) AS {SCORED}{k}'
+                 for k, stage in enumerate(stages[:-1], start=1)]  # OFFSET 0: each stage stays a subquery
+        joins.append(f'CROSS JOIN LATERAL (SELECT {stages[-1]} AS "score") AS {SCORED}')
+    else:  # the prediction repeats the score; the probability reads it from a table of one column
+        one = f'FROM (SELECT {stages[-1]} AS "score") AS {SCORED}'
+        columns = [(f"{ROW}.*", ""), (f'{stages[-1]} AS "score"', "")]
+        columns += [(f'{d.prediction.format(score=stages[-1])} AS "prediction"', outputs[0][2])]
+        columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
+    items = [sql + ("," if k < len(columns) - 1 else "") + (f"  -- {note}" if note else "")
+             for k, (sql, note) in enumerate(columns)]
+    query = "SELECT " + "\n    ".join(items) + f"\nFROM {d.ident(table)} AS {ROW}" + "".join(
+        f"\n{join}" for join in joins)
     if view is not None:
         query = f"CREATE VIEW {d.ident(view)} AS\n{query}"
     header = [

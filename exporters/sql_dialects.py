@@ -29,6 +29,16 @@ class Dialect:
     text blank when nothing is left), the character set written in hex (UTF-8), so the query
     holds no invisible characters; ANSI ``TRIM`` takes one character only and strips
     spaces, the one approximation of that dialect.
+
+    ``lateral``: the engine joins each row to a subquery over it (``CROSS JOIN LATERAL``), so
+    the score is computed once, in a subquery whose only columns are the query's own (no
+    column of the table can shadow them), and a long sum is split into stages, each adding at
+    most a few hundred terms to the one before (expression depth stays bounded). Without it
+    (SQLite, and ANSI, whose query runs unchanged in SQLite too) the score is one expression,
+    ``prediction`` and ``probability`` read it in scalar subqueries over a one-column table,
+    and ``max_terms`` bounds the model: SQLite parses an expression at most
+    ``SQLITE_MAX_EXPR_DEPTH`` (1000) deep, and a sum ``a + b + c ...`` is that deep. ``max_name_bytes``: PostgreSQL keeps the first 63 bytes
+    of a longer name (NAMEDATALEN - 1), so a longer one could name another column: refused.
     """
 
     name: str
@@ -39,12 +49,20 @@ class Dialect:
     nan_test: str | None
     trim: str
     backslash_escapes: bool = False
+    lateral: bool = True
+    max_terms: int | None = None
+    max_name_bytes: int | None = None
 
     def ident(self, name: str) -> str:
         """A quoted identifier: any name is safe (double quotes are doubled)."""
         problem = name_problem(name)
         if problem is not None:
             raise ExportError(f"SQL identifier {name!r} {problem}")
+        size = len(name.encode("utf-8"))
+        if self.max_name_bytes is not None and size > self.max_name_bytes:
+            raise ExportError(f"{name!r} is {size} bytes long; {self.name} keeps only the first "
+                              f"{self.max_name_bytes} bytes of a name, so the query could read another "
+                              f"column or table: rename it (at most {self.max_name_bytes} bytes of UTF-8)")
         return '"' + name.replace('"', '""') + '"'
 
     def string(self, text: str) -> str:
@@ -90,15 +108,17 @@ CASE_PREDICTION = "CASE WHEN {score} > 0 THEN 1 WHEN {score} <= 0 THEN 0 END"
 
 DIALECTS: dict[str, Dialect] = {
     "sqlite": Dialect("sqlite", double="{}", condition_term="{points} * ({condition})", term_keeps_null=True,
-                      prediction="({score} > 0)", nan_test=None, trim=f"TRIM({{}}, CAST(X'{WHITESPACE}' AS TEXT))"),
+                      prediction="({score} > 0)", nan_test=None, trim=f"TRIM({{}}, CAST(X'{WHITESPACE}' AS TEXT))",
+                      lateral=False, max_terms=900),
     "duckdb": Dialect("duckdb", double="CAST('{}' AS DOUBLE)", condition_term=CASE_TERM, term_keeps_null=False,
                       prediction=CASE_PREDICTION, nan_test="isnan({})", trim=f"TRIM({{}}, decode(unhex('{WHITESPACE}')))"),
     "postgres": Dialect("postgres", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
                         term_keeps_null=False, prediction=CASE_PREDICTION,
                         nan_test="{} = CAST('NaN' AS DOUBLE PRECISION)", trim=f"BTRIM({{}}, convert_from(decode('{WHITESPACE}', 'hex'), 'UTF8'))",
-                        backslash_escapes=True),
+                        backslash_escapes=True, max_name_bytes=63),
     "ansi": Dialect("ansi", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
-                    term_keeps_null=False, prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})"),
+                    term_keeps_null=False, prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})",
+                    lateral=False, max_terms=900),
 }
 
 

@@ -9,8 +9,9 @@ also has its ``probability`` compared with ``runtime.risk``: exactly for a risk 
 lookup of the same doubles); for the logistic map within a relative ``1e-12`` (absolute
 ``1e-300`` near 0), because each engine calls its own ``exp`` (C's libm, onnxruntime's own
 vectorised kernel) and those may differ from Python's ``math.exp`` in the last bits. An
-engine that is not installed (or PostgreSQL when ``SCORECARD_PG_DSN`` is unset) gives a
-skipped check (``ok`` None) with its reason, never a pass.
+engine that is not installed (or PostgreSQL when ``SCORECARD_PG_DSN`` is unset), or an
+export the format refuses for this model, gives a skipped check (``ok`` None) with its
+reason, never a pass.
 Rows are loaded into each engine with real types: numeric inputs as integer or double
 columns (double as soon as one value is not integral), categorical inputs as text, missing
 values as NULL / NaN / '' (a blank text of a categorical input as that text).
@@ -137,9 +138,13 @@ def _compare(fmt: str, engine: str, cases: list[Case], results: list[Result],
 
 def _run(fmt: str, engine: str, cases: list[Case], run: Callable[[], list[Result]],
          probability: dict | None = None) -> FormatCheck:
-    """Run one export; an export that cannot be rendered or fails in its engine is a failure."""
+    """Run one export; an export that fails in its engine is a failure. One the format refuses
+    to write for this model (an ExportError naming why, e.g. a name PostgreSQL would cut
+    short) is not run: skipped with that reason."""
     try:
         results = run()
+    except ExportError as exc:
+        return _skip(fmt, engine, f"the export refuses this model: {exc}")
     except Exception as exc:  # the engine's own error is the finding: report it, keep checking
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return FormatCheck(fmt, engine, False, len(cases), 0, f"{type(exc).__name__}: {message}")

@@ -136,6 +136,48 @@ def _model_says(name: str, **expected) -> Callable:
 
     return check
 
+#: A model of 3,000 terms (1,500 inputs, a cut-off and a linear term each, float points).
+WIDE = dumps(Model("linear", Target("y", 1), tuple(Input(f"x{k}", "numeric") for k in range(1500)),
+                   tuple(t for k in range(1500) for t in (Term(f"x{k}", ">=", k % 5, 0.1 * (k % 7) - 0.3, ""),
+                                                         Term(f"x{k}", "linear", None, 0.01 * (k % 11), ""))), 0.7))
+WIDE_ROW = {f"x{k}": k % 9 - 2.5 for k in range(1500)}
+LONG_NAME = "Q" * 56 + "_age_years"  # 66 bytes: PostgreSQL would read the column "Q...Q_age_mo..."
+
+
+def _sql_scores(name: str, engine: str, model: str, rows: list[dict]) -> Callable:
+    """The query in ``name`` run in SQLite or DuckDB over ``rows`` gives the runtime's scores
+    in its last columns (score, prediction), whatever else the table holds."""
+    def check(folder: Path) -> None:
+        import json
+        import sqlite3
+
+        from scorecard.runtime import loads, predict, score
+
+        con = sqlite3.connect(":memory:") if engine == "sqlite" else __import__("duckdb").connect()
+        names = list(rows[0])
+        con.execute(f"CREATE TABLE input ({', '.join(json.dumps(n) + ' DOUBLE' for n in names)})")
+        con.executemany(f"INSERT INTO input VALUES ({', '.join('?' * len(names))})",
+                        [tuple(r[n] for n in names) for r in rows])
+        got = [tuple(r[-2:]) for r in con.execute((folder / name).read_text()).fetchall()]
+        scored = loads(model)
+        assert got == [(score(scored, r), predict(scored, r)) for r in rows]
+
+    return check
+
+
+def _python_scores(name: str, model: str, row: dict) -> Callable:
+    def check(folder: Path) -> None:
+        import importlib.util
+
+        from scorecard.runtime import loads, score
+
+        spec = importlib.util.spec_from_file_location("wide_export", folder / name)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        assert module.score(row) == score(loads(model), row)
+
+    return check
+
 CASES = [
     # item 5: an output path equal to an input is refused before any work
     Case("train -o its data", ("train", "train.csv", *TRAIN_ARGS, "-o", "train.csv"), 2,
@@ -253,6 +295,22 @@ CASES = [
          item=20),
     Case("show a model with a NUL name", ("show", "nul.json"), 2, "inputs[0].name: 'a\\x00' holds a NUL character",
          files={"nul.json": MODEL.replace('"a"', '"a\\u0000"')}, item=20),
+    # issue 12 items 4, 10, 21 (SQL)
+    Case("sql over a table that has score and prediction columns",
+         ("export", "m.json", "--format", "sql", "--dialect", "sqlite", "-o", "q.sql"), 0, "", changes=("q.sql",),
+         check=_sql_scores("q.sql", "sqlite", MODEL, [{"a": a, "b": b, "score": -99, "prediction": 1, "s": -99}
+                                                      for a in (1, 5) for b in (0, 1)]), item=4),
+    Case("sql postgres of a name over 63 bytes",
+         ("export", "long.json", "--format", "sql", "--dialect", "postgres", "-o", "q.sql"), 2,
+         f"'{LONG_NAME}' is 66 bytes long; postgres keeps only the first 63 bytes of a name",
+         files={"long.json": MODEL.replace('"a"', f'"{LONG_NAME}"')}, item=10),
+    Case("sql duckdb of 3000 terms runs", ("export", "wide.json", "--format", "sql", "--dialect", "duckdb", "-o", "q.sql"),
+         0, "", files={"wide.json": WIDE}, changes=("q.sql",), check=_sql_scores("q.sql", "duckdb", WIDE, [WIDE_ROW]),
+         item=21),
+    Case("sql sqlite of 3000 terms", ("export", "wide.json", "--format", "sql", "--dialect", "sqlite", "-o", "q.sql"),
+         2, "the model has 3000 terms; a sqlite query adds at most 900", files={"wide.json": WIDE}, item=21),
+    Case("python of 3000 terms runs", ("export", "wide.json", "--format", "python", "-o", "w.py"), 0, "",
+         files={"wide.json": WIDE}, changes=("w.py",), check=_python_scores("w.py", WIDE, WIDE_ROW), item=21),
 ]
 
 

@@ -72,3 +72,19 @@ def test_verify_all_reads_a_csv_and_refuses_one_without_the_models_columns(write
         verify_all(model, str(write("other.csv", "UniformityOfCellSize,Other\n1,2\n")))
     with pytest.raises(RowError, match="no such file"):
         verify_all(model, "/nonexistent/data.csv")
+
+
+def test_a_name_postgres_would_cut_short_skips_its_check_with_the_reason(pg_dsn):
+    """Issue 12, item 10: the postgres export refuses such a name, so its check is not run
+    (before, verify created the table with the name cut short and reported a failure)."""
+    from scorecard.runtime import Input, Model, Target, Term
+
+    name = "Q" * 56 + "_age_years"
+    model = with_golden(Model(kind="linear", target=Target("y", 1), inputs=(Input(name, "numeric"),),
+                              terms=(Term(name, ">=", 18, 2, "adult"),), intercept=-1), [{name: 30}, {name: 3}])
+    checks = verify(model, pg_dsn=pg_dsn)
+    assert engines(checks) == [("model", "golden")] + ENGINES
+    skipped = [c for c in checks if c.ok is None]
+    assert engines(skipped) == [("sql", "postgres")]
+    assert "is 66 bytes long; postgres keeps only the first 63 bytes" in skipped[0].line()
+    assert all(c.ok for c in checks if c is not skipped[0]), [c.line() for c in checks]

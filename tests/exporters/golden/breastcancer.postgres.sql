@@ -3,17 +3,15 @@
 -- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
-SELECT s.*,
+SELECT i.*,
+    s."score" AS "score",
     CASE WHEN s."score" > 0 THEN 1 WHEN s."score" <= 0 THEN 0 END AS "prediction"  -- NULL when the score is NULL
-FROM (
-  SELECT i.*,
-    CASE WHEN i."UniformityOfCellSize" = CAST('NaN' AS DOUBLE PRECISION)
-           OR i."BareNuclei" = CAST('NaN' AS DOUBLE PRECISION)
+FROM "input" AS i
+CROSS JOIN LATERAL (SELECT CASE WHEN (i."UniformityOfCellSize" = CAST('NaN' AS DOUBLE PRECISION))
+           OR (i."BareNuclei" = CAST('NaN' AS DOUBLE PRECISION))
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         -8
         + 2 * i."UniformityOfCellSize"  -- UniformityOfCellSize
         + 1 * i."BareNuclei"  -- BareNuclei
-    END AS "score"
-  FROM "input" AS i
-) AS s;
+    END AS "score") AS s;

@@ -3,12 +3,9 @@
 -- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
-SELECT s.*,
-    CASE WHEN s."score" > 0 THEN 1 WHEN s."score" <= 0 THEN 0 END AS "prediction"  -- NULL when the score is NULL
-FROM (
-  SELECT i.*,
-    CASE WHEN i."MaxExerciseHRTargetRatio" IS NULL
-           OR i."Male" IS NULL
+SELECT i.*,
+    CASE WHEN (i."MaxExerciseHRTargetRatio" IS NULL)
+           OR (i."Male" IS NULL)
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         CAST('-1.1' AS DOUBLE PRECISION)
@@ -19,6 +16,30 @@ FROM (
         + CAST('-1.7' AS DOUBLE PRECISION) * i."MaxExerciseHRTargetRatio"  -- -1.7 x HR ratio
         + CASE WHEN i."Male" = 1 THEN CAST('0.3' AS DOUBLE PRECISION) ELSE 0 END  -- male
         + 1 * i."ExerciseAngina"  -- exercise angina
-    END AS "score"
-  FROM "input" AS i
-) AS s;
+    END AS "score",
+    CASE WHEN CASE WHEN (i."MaxExerciseHRTargetRatio" IS NULL)
+           OR (i."Male" IS NULL)
+    THEN NULL  -- a missing input: no score
+    ELSE  -- a NULL input makes the sum NULL
+        CAST('-1.1' AS DOUBLE PRECISION)
+        + CAST('0.7' AS DOUBLE PRECISION) * i."ExerciseSTDepression"  -- 0.7 x ST depression
+        + CAST('1.3' AS DOUBLE PRECISION) * i."NumVesselsByFlourosopy"  -- 1.3 x vessels
+        + CASE WHEN i."MaxExerciseHRTargetRatio" < CAST('0.35' AS DOUBLE PRECISION) THEN CAST('0.1' AS DOUBLE PRECISION) ELSE 0 END  -- HR ratio < 0.35
+        + CASE WHEN i."MaxExerciseHRTargetRatio" >= CAST('0.6' AS DOUBLE PRECISION) THEN CAST('-0.2' AS DOUBLE PRECISION) ELSE 0 END  -- HR ratio >= 0.6
+        + CAST('-1.7' AS DOUBLE PRECISION) * i."MaxExerciseHRTargetRatio"  -- -1.7 x HR ratio
+        + CASE WHEN i."Male" = 1 THEN CAST('0.3' AS DOUBLE PRECISION) ELSE 0 END  -- male
+        + 1 * i."ExerciseAngina"  -- exercise angina
+    END > 0 THEN 1 WHEN CASE WHEN (i."MaxExerciseHRTargetRatio" IS NULL)
+           OR (i."Male" IS NULL)
+    THEN NULL  -- a missing input: no score
+    ELSE  -- a NULL input makes the sum NULL
+        CAST('-1.1' AS DOUBLE PRECISION)
+        + CAST('0.7' AS DOUBLE PRECISION) * i."ExerciseSTDepression"  -- 0.7 x ST depression
+        + CAST('1.3' AS DOUBLE PRECISION) * i."NumVesselsByFlourosopy"  -- 1.3 x vessels
+        + CASE WHEN i."MaxExerciseHRTargetRatio" < CAST('0.35' AS DOUBLE PRECISION) THEN CAST('0.1' AS DOUBLE PRECISION) ELSE 0 END  -- HR ratio < 0.35
+        + CASE WHEN i."MaxExerciseHRTargetRatio" >= CAST('0.6' AS DOUBLE PRECISION) THEN CAST('-0.2' AS DOUBLE PRECISION) ELSE 0 END  -- HR ratio >= 0.6
+        + CAST('-1.7' AS DOUBLE PRECISION) * i."MaxExerciseHRTargetRatio"  -- -1.7 x HR ratio
+        + CASE WHEN i."Male" = 1 THEN CAST('0.3' AS DOUBLE PRECISION) ELSE 0 END  -- male
+        + 1 * i."ExerciseAngina"  -- exercise angina
+    END <= 0 THEN 0 END AS "prediction"  -- NULL when the score is NULL
+FROM "input" AS i;

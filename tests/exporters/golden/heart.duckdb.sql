@@ -3,15 +3,15 @@
 -- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
-SELECT s.*,
+SELECT i.*,
+    s."score" AS "score",
     CASE WHEN s."score" > 0 THEN 1 WHEN s."score" <= 0 THEN 0 END AS "prediction"  -- NULL when the score is NULL
-FROM (
-  SELECT i.*,
-    CASE WHEN isnan(i."ExerciseSTDepression")
-           OR isnan(i."NumVesselsByFlourosopy")
-           OR i."MaxExerciseHRTargetRatio" IS NULL OR isnan(i."MaxExerciseHRTargetRatio")
-           OR i."Male" IS NULL OR isnan(i."Male")
-           OR isnan(i."ExerciseAngina")
+FROM "input" AS i
+CROSS JOIN LATERAL (SELECT CASE WHEN ((isnan(i."ExerciseSTDepression"))
+           OR (isnan(i."NumVesselsByFlourosopy")))
+           OR ((i."MaxExerciseHRTargetRatio" IS NULL OR isnan(i."MaxExerciseHRTargetRatio"))
+           OR ((i."Male" IS NULL OR isnan(i."Male"))
+           OR (isnan(i."ExerciseAngina"))))
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         CAST('-1.1' AS DOUBLE)
@@ -22,6 +22,4 @@ FROM (
         + CAST('-1.7' AS DOUBLE) * i."MaxExerciseHRTargetRatio"  -- -1.7 x HR ratio
         + CASE WHEN i."Male" = 1 THEN CAST('0.3' AS DOUBLE) ELSE 0 END  -- male
         + 1 * i."ExerciseAngina"  -- exercise angina
-    END AS "score"
-  FROM "input" AS i
-) AS s;
+    END AS "score") AS s;

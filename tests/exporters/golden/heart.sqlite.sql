@@ -3,10 +3,7 @@
 -- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
-SELECT s.*,
-    (s."score" > 0) AS "prediction"  -- NULL when the score is NULL
-FROM (
-  SELECT i.*,
+SELECT i.*,
     (  -- a NULL input makes the sum NULL
         -1.1
         + 0.7 * i."ExerciseSTDepression"  -- 0.7 x ST depression
@@ -16,6 +13,15 @@ FROM (
         + -1.7 * i."MaxExerciseHRTargetRatio"  -- -1.7 x HR ratio
         + 0.3 * (i."Male" = 1)  -- male
         + 1 * i."ExerciseAngina"  -- exercise angina
-    ) AS "score"
-  FROM "input" AS i
-) AS s;
+    ) AS "score",
+    ((  -- a NULL input makes the sum NULL
+        -1.1
+        + 0.7 * i."ExerciseSTDepression"  -- 0.7 x ST depression
+        + 1.3 * i."NumVesselsByFlourosopy"  -- 1.3 x vessels
+        + 0.1 * (i."MaxExerciseHRTargetRatio" < 0.35)  -- HR ratio < 0.35
+        + -0.2 * (i."MaxExerciseHRTargetRatio" >= 0.6)  -- HR ratio >= 0.6
+        + -1.7 * i."MaxExerciseHRTargetRatio"  -- -1.7 x HR ratio
+        + 0.3 * (i."Male" = 1)  -- male
+        + 1 * i."ExerciseAngina"  -- exercise angina
+    ) > 0) AS "prediction"  -- NULL when the score is NULL
+FROM "input" AS i;

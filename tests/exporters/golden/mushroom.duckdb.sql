@@ -4,14 +4,14 @@
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
 -- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
-SELECT s.*,
+SELECT i.*,
+    s."score" AS "score",
     CASE WHEN s."score" > 0 THEN 1 WHEN s."score" <= 0 THEN 0 END AS "prediction"  -- NULL when the score is NULL
-FROM (
-  SELECT i.*,
-    CASE WHEN i."odor" IS NULL OR TRIM(i."odor", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = ''
-           OR i."spore_print_color" IS NULL OR TRIM(i."spore_print_color", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = ''
-           OR i."stalk_root" IS NULL OR TRIM(i."stalk_root", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = ''
-           OR i."gill_size" IS NULL OR TRIM(i."gill_size", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = ''
+FROM "input" AS i
+CROSS JOIN LATERAL (SELECT CASE WHEN ((i."odor" IS NULL OR TRIM(i."odor", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = '')
+           OR (i."spore_print_color" IS NULL OR TRIM(i."spore_print_color", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = ''))
+           OR ((i."stalk_root" IS NULL OR TRIM(i."stalk_root", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = '')
+           OR (i."gill_size" IS NULL OR TRIM(i."gill_size", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = ''))
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         -1
@@ -20,6 +20,4 @@ FROM (
         + CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END  -- spore print green
         + CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END  -- stalk root club or rooted
         + CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END  -- gill size narrow
-    END AS "score"
-  FROM "input" AS i
-) AS s;
+    END AS "score") AS s;

@@ -4,11 +4,11 @@
 -- missing values: a missing value meets no condition on its input (0 points) except its 'unknown' one
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
 -- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
-SELECT s.*,
+SELECT i.*,
+    s."score" AS "score",
     CASE WHEN s."score" > 0 THEN 1 WHEN s."score" <= 0 THEN 0 END AS "prediction"  -- NULL when the score is NULL
-FROM (
-  SELECT i.*,
-    (  -- no input makes the score NULL: a missing value adds 0 or its 'unknown' points
+FROM "input" AS i
+CROSS JOIN LATERAL (SELECT (  -- no input makes the score NULL: a missing value adds 0 or its 'unknown' points
         -1
         + CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END  -- odor is bad
         + CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END  -- odor = none
@@ -17,6 +17,4 @@ FROM (
         + CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END  -- gill size narrow
         + CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = '' THEN 3 ELSE 0 END  -- stalk root unknown
         + CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END  -- stalk root bulbous
-    ) AS "score"
-  FROM "input" AS i
-) AS s;
+    ) AS "score") AS s;
