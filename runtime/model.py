@@ -191,8 +191,8 @@ def _check_exact(m: Model) -> None:
     """docs/contract.md, "Score semantics", numbers beyond 2^53: |intercept| + the sum of |points| is at most
     2^53, so every export adds the points of conditions exactly (doubles, 64-bit integers)
     and no sum overflows; a number compared with or standing for an input value (a
-    threshold, an ``==`` value, an imputed value) is a double, so an integer one lies within
-    +-2^53."""
+    threshold, an ``==`` value, an imputed value) is one a double holds exactly (an integer
+    beyond +-2^53 only when it is a double, as 4 * 10^17 is)."""
     bound = f"2^53 = {EXACT}, the largest total every export adds exactly"
     if abs(m.intercept) > EXACT:
         _fail("intercept", f"{m.intercept!r} is beyond +-{bound}")
@@ -205,9 +205,9 @@ def _check_exact(m: Model) -> None:
     numbers = [(f"terms[{k}].value", t.value) for k, t in enumerate(m.terms)]
     numbers += [(f"missing.impute.{name}", v) for name, v in m.imputed.items()]
     for where, value in numbers:
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > EXACT:
-            _fail(where, f"the integer {value} is beyond +-2^53 = {EXACT}, where no double holds every integer; "
-                  f"write the threshold as a decimal ({float(value)!r}) for the nearest double")
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > EXACT and int(float(value)) != value:
+            _fail(where, f"the integer {value} is beyond +-2^53 = {EXACT} and no double holds it (every export "
+                  f"compares doubles); write one that a double holds, e.g. {int(float(value))}")
 
 
 def _fail(where: str, what: str) -> None:
@@ -301,9 +301,10 @@ def _check_model(m: Model) -> None:
     if m.probability is not None and m.probability.get("method") == "table":
         for k, row in enumerate(m.probability.get("table", ())):
             value = row.get("score") if isinstance(row, dict) else None
-            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > EXACT:
-                _fail(f"probability.table[{k}].score", f"the integer {value} is beyond +-2^53 = {EXACT}, "
-                      "where no double holds every integer")
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > EXACT \
+                    and int(float(value)) != value:
+                _fail(f"probability.table[{k}].score", f"the integer {value} is beyond +-2^53 = {EXACT} "
+                      "and no double holds it")
     for k, g in enumerate(m.golden):
         if not isinstance(g.row, dict):
             _fail(f"golden[{k}].row", "must be an object")

@@ -236,7 +236,7 @@ CASES = [
          "big.json: terms[0].points: 9223372036854775808 takes |intercept| + |points| to",
          files={"big.json": _edited(terms_0_points=str(2**63))}, item=9),
     Case("verify a threshold of 2^53 + 1", ("verify", "big.json"), 2,
-         "big.json: terms[0].value: the integer 9007199254740993 is beyond +-2^53",
+         "big.json: terms[0].value: the integer 9007199254740993 is beyond +-2^53 = 9007199254740992 and no double",
          files={"big.json": _edited(terms_0_value=str(2**53 + 1))}, item=9),
     *(Case(f"verify values of {what}", ("verify", "m.json", "--data", "n.csv"), 0, "",
            files={"n.csv": f"a,b\n{value},{value}\n1,{value}\n"}, item=9)

@@ -151,7 +151,7 @@ def test_an_integer_beyond_doubles_built_in_code_is_refused_not_a_crash():
     ("terms_0_points", "9007199254740990", "terms[1].points: 3 takes |intercept| + |points| to"),
     ("intercept", "-9007199254740993", "intercept: -9007199254740993 is beyond"),
     ("terms_0_points", "1e300", "terms[0].points: 1e+300 takes"),
-    ("terms_0_value", str(2**53 + 1), "terms[0].value: the integer 9007199254740993 is beyond"),
+    ("terms_0_value", str(2**53 + 1), "terms[0].value: the integer 9007199254740993 is beyond +-2^53 = 9007199254740992 and no double holds it"),
 ])
 def test_numbers_beyond_what_every_export_adds_exactly_are_refused(field, value, message):
     """|intercept| + the sum of |points| must stay within 2^53, where every export's sums
@@ -189,3 +189,14 @@ def test_the_largest_exact_model_is_accepted():
     d["terms"][0]["points"], d["intercept"] = 2**53 - 4, -1
     d["terms"][0]["value"] = -(2**53)
     assert loads(json.dumps(d)).terms[0].points == 2**53 - 4
+
+
+def test_a_large_threshold_a_double_holds_is_accepted():
+    """Training on values near 10^17 writes integer cut-offs such as 4 * 10^17: doubles, kept."""
+    import json
+
+    from scorecard.runtime import loads
+
+    d = json.loads(_bounded_model())
+    d["terms"][0]["value"] = 4 * 10**17
+    assert loads(json.dumps(d)).terms[0].value == 4 * 10**17

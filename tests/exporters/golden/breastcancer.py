@@ -104,12 +104,12 @@ def _category(value):
 def score(row):
     """The row's score, or None when it cannot be scored."""
     x0 = row.get('UniformityOfCellSize')
-    if x0.__class__ is not int or not -3002399751580328 <= x0 <= 3002399751580328:
+    if x0.__class__ is not int or x0 > 3002399751580328 or x0 < -3002399751580328:
         x0 = _number('UniformityOfCellSize', x0, 3002399751580328)
         if x0 is None:
             return None
     x1 = row.get('BareNuclei')
-    if x1.__class__ is not int or not -3002399751580328 <= x1 <= 3002399751580328:
+    if x1.__class__ is not int or x1 > 3002399751580328 or x1 < -3002399751580328:
         x1 = _number('BareNuclei', x1, 3002399751580328)
         if x1 is None:
             return None
@@ -249,9 +249,11 @@ def score_columns(columns):
     # Fast path: the columns as they are, when they hold only values score(row) uses unchanged.
     # The columns read only by linear terms are not checked first: any value there but an int
     # (or a bool, which adds as its int) raises or makes its row's score a non-int.
+    # A linear column is used as it is when the sum of its |values| is within its int range
+    # (so is each value: one C-level pass); otherwise it is read value by value below.
     try:
         scores = _int_scores(c0, c1)
-        exact = sum(scores).__class__ is int and (not c0 or -3002399751580328 <= min(c0) and max(c0) <= 3002399751580328) and (not c1 or -3002399751580328 <= min(c1) and max(c1) <= 3002399751580328)
+        exact = sum(scores).__class__ is int and sum(map(abs, c0)) <= 3002399751580328 and sum(map(abs, c1)) <= 3002399751580328
     except Exception:
         exact = False
     if exact:

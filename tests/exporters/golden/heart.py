@@ -107,17 +107,17 @@ def _category(value):
 def score(row):
     """The row's score, or None when it cannot be scored."""
     x0 = row.get('ExerciseSTDepression')
-    if x0.__class__ is not int or not -1916425373349146 <= x0 <= 1916425373349146:
+    if x0.__class__ is not int or x0 > 1916425373349146 or x0 < -1916425373349146:
         x0 = _number('ExerciseSTDepression', x0, 1916425373349146)
         if x0 is None:
             return None
     x1 = row.get('NumVesselsByFlourosopy')
-    if x1.__class__ is not int or not -1916425373349146 <= x1 <= 1916425373349146:
+    if x1.__class__ is not int or x1 > 1916425373349146 or x1 < -1916425373349146:
         x1 = _number('NumVesselsByFlourosopy', x1, 1916425373349146)
         if x1 is None:
             return None
     x2 = row.get('MaxExerciseHRTargetRatio')
-    if x2.__class__ is not int or not -1916425373349146 <= x2 <= 1916425373349146:
+    if x2.__class__ is not int or x2 > 1916425373349146 or x2 < -1916425373349146:
         x2 = _number('MaxExerciseHRTargetRatio', x2, 1916425373349146)
         if x2 is None:
             return None
@@ -127,7 +127,7 @@ def score(row):
         if x3 is None:
             return None
     x4 = row.get('ExerciseAngina')
-    if x4.__class__ is not int or not -1916425373349146 <= x4 <= 1916425373349146:
+    if x4.__class__ is not int or x4 > 1916425373349146 or x4 < -1916425373349146:
         x4 = _number('ExerciseAngina', x4, 1916425373349146)
         if x4 is None:
             return None
