@@ -52,7 +52,7 @@ from importlib import resources
 import jinja2
 
 from scorecard.runtime import Input, Model, Term
-from scorecard.runtime.score import coerce
+from scorecard.runtime.score import NUMBER, coerce, int_limit
 from scorecard.runtime.table import CSV_ENCODING, added_columns
 
 from .registry import Exporter, register
@@ -71,6 +71,7 @@ class Read:
     imputed: str | None
     check: str | None
     unknown: bool = False  # "unmet": a missing value stays None (unknown) instead of ending the row
+    limit: str = "None"  # a numeric input's int range (runtime.score.int_limit), as a literal
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,19 @@ def _probability(model: Model) -> dict | None:
             "doc": f"the risk of the largest of {len(table)} table scores at or below the score"}
 
 
+def _limit(model: Model, inp: Input) -> str:
+    """The int range ``score(row)`` checks a numeric input's ints against (runtime.score.
+    int_limit), or ``None`` (no check) for an input only compared with thresholds within
+    +-2^53: an int of any size is then on the same side of each as its nearest double, so
+    the runtime's reading of a huge int as a double cannot change a condition."""
+    if inp.type == "categorical":
+        return "None"
+    terms = [t for t in model.terms if t.input == inp.name]
+    if all(t.op != "linear" and not (isinstance(t.value, (int, float)) and abs(t.value) >= 2**53) for t in terms):
+        return "None"
+    return repr(int_limit(model, inp.name))
+
+
 def render(model: Model) -> str:
     """The model as the text of a self-contained Python module."""
     imputed = model.imputed
@@ -155,7 +169,7 @@ def render(model: Model) -> str:
     unknown = {inp.name for inp in model.used_inputs if inp.name not in needed and inp.name not in imputed}
     reads = [Read(var=names[inp.name], column=f"c{k}", name=repr(inp.name), categorical=inp.type == "categorical",
                   imputed=repr(coerce(inp, imputed[inp.name])) if inp.name in imputed else None, check=check(inp),
-                  unknown=inp.name in unknown)
+                  unknown=inp.name in unknown, limit=_limit(model, inp))
              for k, inp in enumerate(model.used_inputs)]
     lines = [Line(code=_term(t, model.input(t.input), names[t.input], t.input in unknown), label=repr(t.label)[1:-1])
              for t in model.terms]
@@ -177,7 +191,7 @@ def render(model: Model) -> str:
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
         added="(" + ", ".join(f'"{name}"' for name in added_columns(model)) + ")",
         csv_encoding=repr(CSV_ENCODING),
-        probability=_probability(model))
+        probability=_probability(model), number_pattern=repr(NUMBER.pattern))
 
 
 register(Exporter(name="python", suffix=".py", render=render,

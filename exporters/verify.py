@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Mapping
 
 from scorecard.runtime import Input, Model, RowError, predict, score
 from scorecard.runtime.risk import risk_function
-from scorecard.runtime.score import coerce, is_missing
+from scorecard.runtime.score import coerce, int_limit, is_missing
 from scorecard.runtime.table import added_columns, csv_records, open_csv
 
 from . import onnx as onnx_export
@@ -158,7 +158,7 @@ def _skip(fmt: str, engine: str, reason: str) -> FormatCheck:
 # ---------------------------------------------------------------------------- rows and types
 
 
-def _typed(inp: Input, value: object) -> object:
+def _typed(model: Model, inp: Input, value: object) -> object:
     """A value as its engine column holds it: number or text, None when missing or unreadable
     (an unreadable value can only be in an input no term uses: the runtime refuses the rest).
     A blank text of a categorical input stays that text, as a text column holds it: every
@@ -166,7 +166,7 @@ def _typed(inp: Input, value: object) -> object:
     if is_missing(value):
         return value if inp.type == "categorical" and isinstance(value, str) else None
     try:
-        return coerce(inp, value)
+        return coerce(inp, value, int_limit(model, inp.name))  # beyond: a double, as the runtime reads it
     except RowError:
         return None
 
@@ -187,7 +187,7 @@ def _table(model: Model, cases: list[Case]) -> Table:
     columns = []
     cells = []
     for inp in model.inputs:
-        column = [_typed(inp, c.row.get(inp.name)) for c in cases]
+        column = [_typed(model, inp, c.row.get(inp.name)) for c in cases]
         if inp.type == "categorical":
             kind = "text"
         elif all(v is None or isinstance(v, int) for v in column):

@@ -121,6 +121,15 @@ class Model:
 
     def __post_init__(self) -> None:
         _check_model(self)
+        object.__setattr__(self, "_int_limits", _int_limits(self))
+
+    @property
+    def int_limits(self) -> dict[str, int]:
+        """Input name -> the largest magnitude at which its integral values are held as ints,
+        for the inputs of ``linear`` terms (every other input: 2^53). Within it no integer
+        sum of the score can leave 2^53, so int arithmetic gives the very double every export
+        computes; beyond, the runtime reads the value as a float (runtime/score.py)."""
+        return self._int_limits  # type: ignore[attr-defined]
 
     def input(self, name: str) -> Input:
         for inp in self.inputs:
@@ -163,6 +172,43 @@ class Model:
     def rules_needed(self) -> int:
         """For an M-of-N table: M, the number of true rules that predicts positive."""
         return int(math.floor(-self.intercept)) + 1
+
+
+#: Every integer a double holds exactly lies within +-EXACT (2^53 = 9007199254740992).
+EXACT = 2**53
+
+
+def _int_limits(m: Model) -> dict[str, int]:
+    linear = [t for t in m.terms if t.op == "linear"]
+    if not linear:
+        return {}
+    fixed = abs(m.intercept) + sum(abs(t.points) for t in m.terms if t.op != "linear")
+    per_unit = sum(abs(t.points) for t in linear)
+    limit = EXACT if per_unit == 0 else min(EXACT, max(0, int((EXACT - fixed) // per_unit)))
+    return {t.input: limit for t in linear}
+
+
+def _check_exact(m: Model) -> None:
+    """docs/contract.md, "Score semantics", numbers beyond 2^53: |intercept| + the sum of |points| is at most
+    2^53, so every export adds the points of conditions exactly (doubles, 64-bit integers)
+    and no sum overflows; a number compared with or standing for an input value (a
+    threshold, an ``==`` value, an imputed value) is one a double holds exactly (an integer
+    beyond +-2^53 only when it is a double, as 4 * 10^17 is)."""
+    bound = f"2^53 = {EXACT}, the largest total every export adds exactly"
+    if abs(m.intercept) > EXACT:
+        _fail("intercept", f"{m.intercept!r} is beyond +-{bound}")
+    total = abs(m.intercept)
+    for k, t in enumerate(m.terms):
+        total += abs(t.points)
+        if total > EXACT:
+            _fail(f"terms[{k}].points", f"{t.points!r} takes |intercept| + |points| to {float(total):.6g} "
+                  f"(up to this term), beyond {bound}")
+    numbers = [(f"terms[{k}].value", t.value) for k, t in enumerate(m.terms)]
+    numbers += [(f"missing.impute.{name}", v) for name, v in m.imputed.items()]
+    for where, value in numbers:
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > EXACT and int(float(value)) != value:
+            _fail(where, f"the integer {value} is beyond +-2^53 = {EXACT} and no double holds it (every export "
+                  f"compares doubles); write one that a double holds, e.g. {int(float(value))}")
 
 
 def _fail(where: str, what: str) -> None:
@@ -266,7 +312,15 @@ def _check_model(m: Model) -> None:
                 _check_name(f"missing.impute.{name}", value)
     elif m.missing not in POLICIES:
         _fail("missing", f'must be "null", "unmet" or {{"impute": {{...}}}}, got {m.missing!r}')
+    _check_exact(m)
     check_probability(m.probability)
+    if m.probability is not None and m.probability.get("method") == "table":
+        for k, row in enumerate(m.probability.get("table", ())):
+            value = row.get("score") if isinstance(row, dict) else None
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > EXACT \
+                    and int(float(value)) != value:
+                _fail(f"probability.table[{k}].score", f"the integer {value} is beyond +-2^53 = {EXACT} "
+                      "and no double holds it")
     for k, g in enumerate(m.golden):
         if not isinstance(g.row, dict):
             _fail(f"golden[{k}].row", "must be an object")

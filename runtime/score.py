@@ -11,6 +11,7 @@ term's, which it meets; a row missing an input a ``linear`` term reads still has
 from __future__ import annotations
 
 import math
+import re
 from typing import Mapping
 
 from .errors import RowError
@@ -26,8 +27,24 @@ def is_missing(value: object) -> bool:
     return isinstance(value, float) and math.isnan(value)
 
 
-def coerce(inp: Input, value: object) -> Value:
-    """Read one present value as the input's type: a number (int when integral) or a string."""
+#: The largest magnitude of an integer every double holds exactly, and of every integer the
+#: runtime keeps as an int (docs/contract.md, "Score semantics": reading values, numbers beyond 2^53).
+EXACT = 2**53
+#: The characters ``str.strip()`` removes (``str.isspace()``): the only ones around a number.
+WHITESPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
+_SPACE = "[" + re.escape(WHITESPACE) + "]*"
+#: The one grammar of a number in text (docs/contract.md, "Score semantics", reading values): whitespace, an
+#: optional sign, ASCII decimal digits with an optional fraction and exponent, whitespace.
+#: No other base, no underscore, no non-ASCII digit, no inf or nan (templates/scorecard.js
+#: implements the same).
+NUMBER = re.compile(_SPACE + r"([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)" + _SPACE)
+
+
+def coerce(inp: Input, value: object, limit: int = EXACT) -> Value:
+    """Read one present value as the input's type: a string, or a number as the nearest
+    double, held as an int when integral and within ``limit`` (at most 2^53, where an int and
+    its double are the same number; smaller for an input of a linear term, see
+    :func:`int_limit`)."""
     if inp.type == "categorical":
         if isinstance(value, str):
             return value
@@ -38,28 +55,34 @@ def coerce(inp: Input, value: object) -> Value:
         return str(value)
     if isinstance(value, bool):
         return int(value)
+    if isinstance(value, int) and -limit <= value <= limit:
+        return value
     if isinstance(value, str):
-        text = value.strip()
-        try:
-            number: float | int = int(text)
-        except ValueError:
-            try:
-                number = float(text)
-            except ValueError:
-                raise RowError(f"column {inp.name!r}: {value!r} is not a number") from None
-    elif isinstance(value, (int, float)):
-        number = value
+        match = NUMBER.fullmatch(value)
+        if match is None:
+            raise RowError(f"column {inp.name!r}: {value!r} is not a number")
+        number = float(match.group(1))  # the nearest double, also of a long integer
     else:
         try:
-            number = float(value)  # numpy scalars, Decimal
+            number = float(value)  # ints beyond the limit, numpy scalars, Decimal
+        except OverflowError:
+            raise RowError(f"column {inp.name!r}: {value!r} is not a finite number") from None
         except (TypeError, ValueError):
             raise RowError(f"column {inp.name!r}: {value!r} is not a number") from None
-    if isinstance(number, float):
-        if not math.isfinite(number):
-            raise RowError(f"column {inp.name!r}: {value!r} is not a finite number")
-        if number.is_integer() and abs(number) < 2**53:
-            return int(number)
+    if not math.isfinite(number):
+        raise RowError(f"column {inp.name!r}: {value!r} is not a finite number")
+    if number.is_integer() and -limit <= number <= limit:
+        return int(number)
     return number
+
+
+def int_limit(model: Model, name: str) -> int:
+    """The largest magnitude at which a value of input ``name`` is held as an int: 2^53, or
+    for an input of a ``linear`` term the model's integer range ``floor((2^53 - |intercept| -
+    sum of |condition points|) / sum of |linear points|)``, within which no integer sum can
+    leave 2^53; beyond, the value is a float and the score is computed in doubles, as by
+    every export (docs/contract.md, "Score semantics", numbers beyond 2^53)."""
+    return model.int_limits.get(name, EXACT)
 
 
 def read_inputs(model: Model, row: Mapping[str, object]) -> dict[str, Value | None] | None:
@@ -70,6 +93,7 @@ def read_inputs(model: Model, row: Mapping[str, object]) -> dict[str, Value | No
     """
     imputed = model.imputed
     needed = {inp.name for inp in model.needs_value}
+    limits = model.int_limits
     values: dict[str, Value | None] = {}
     for inp in model.used_inputs:
         raw = row.get(inp.name)
@@ -80,7 +104,7 @@ def read_inputs(model: Model, row: Mapping[str, object]) -> dict[str, Value | No
                 values[inp.name] = None
                 continue
             raw = imputed[inp.name]
-        values[inp.name] = coerce(inp, raw)
+        values[inp.name] = coerce(inp, raw, limits.get(inp.name, EXACT))
     return values
 
 

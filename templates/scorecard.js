@@ -27,8 +27,18 @@
     return column;
   }
 
+  /* Numbers in text follow the one grammar of docs/contract.md ("Score semantics", reading values), that of
+     scorecard.runtime (runtime/score.py NUMBER): around the number only the whitespace
+     Python's str.strip() removes (not String.trim's: it strips U+FEFF and keeps U+001C-U+001F
+     and U+0085), then an optional sign, ASCII decimal digits with an optional fraction and
+     exponent. No other base (Number("0x10") is 16), no underscore, no non-ASCII digit, no
+     Infinity or NaN. Number() of the matched text is the nearest double, as Python's float(). */
+  var SPACE = "[\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*";
+  var BLANK = new RegExp("^" + SPACE + "$");
+  var NUMBER = new RegExp("^" + SPACE + "([+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?)" + SPACE + "$");
+
   function isMissing(v) {
-    return v === undefined || v === null || (typeof v === "string" && v.trim() === "") ||
+    return v === undefined || v === null || (typeof v === "string" && BLANK.test(v)) ||
       (typeof v === "number" && isNaN(v));
   }
 
@@ -38,8 +48,13 @@
       return String(v);
     }
     if (typeof v === "boolean") { return v ? 1 : 0; }
-    var x = typeof v === "number" ? v : Number(String(v).trim());
-    if (!isFinite(x)) { throw new Error(r.shown + ": " + String(v) + " is not a number"); }
+    var x = v;
+    if (typeof v !== "number") {
+      var match = NUMBER.exec(String(v));
+      if (!match) { throw new Error(r.shown + ": " + String(v) + " is not a number"); }
+      x = Number(match[1]);
+    }
+    if (!isFinite(x)) { throw new Error(r.shown + ": " + String(v) + " is not a finite number"); }
     return x;
   }
 

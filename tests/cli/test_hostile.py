@@ -311,6 +311,22 @@ CASES = [
          2, "the model has 3000 terms; a sqlite query adds at most 900", files={"wide.json": WIDE}, item=21),
     Case("python of 3000 terms runs", ("export", "wide.json", "--format", "python", "-o", "w.py"), 0, "",
          files={"wide.json": WIDE}, changes=("w.py",), check=_python_scores("w.py", WIDE, WIDE_ROW), item=21),
+    # issue 12 items 8, 9 (numbers)
+    *(Case(f"predict a cell {cell!r}", ("predict", "m.json", "n.csv", "-o", "o.csv"), 2,
+           f"n.csv: line 2: column 'a': {cell!r} is not a number", files={"n.csv": f"a,b\n{cell},1\n"}, item=8)
+      for cell in ("0x10", "0b11", "1_0", "\u0663", "\ufeff5", "inf")),
+    Case("predict a huge integer", ("predict", "m.json", "n.csv", "-o", "o.csv"), 0, "",
+         files={"n.csv": "a,b\n1,9007199254740993\n"}, changes=("o.csv",),
+         check=lambda p: (p / "o.csv").read_text().splitlines()[1] == "1,9007199254740993,9007199254740991.0,1", item=9),
+    Case("export a model with points 2^63", ("export", "big.json", "--format", "sql", "-o", "o.sql"), 2,
+         "big.json: terms[0].points: 9223372036854775808 takes |intercept| + |points| to",
+         files={"big.json": _edited(terms_0_points=str(2**63))}, item=9),
+    Case("verify a threshold of 2^53 + 1", ("verify", "big.json"), 2,
+         "big.json: terms[0].value: the integer 9007199254740993 is beyond +-2^53 = 9007199254740992 and no double",
+         files={"big.json": _edited(terms_0_value=str(2**53 + 1))}, item=9),
+    *(Case(f"verify values of {what}", ("verify", "m.json", "--data", "n.csv"), 0, "",
+           files={"n.csv": f"a,b\n{value},{value}\n1,{value}\n"}, item=9)
+      for what, value in (("2^53 + 1", 2**53 + 1), ("10^30", 10**30), ("-2^63", -(2**63)))),
 ]
 
 

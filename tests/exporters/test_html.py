@@ -185,3 +185,53 @@ def test_bidi_controls_print_as_code_points_and_still_match_exactly(tmp_path):
     assert json.loads(dom.text["batch"]) == [[score(model, row), predict(model, row)] for row in rows] == [[1, 1], [-1, 0]]
     outside_data = html.split('id="scorecard-model">')[0]  # the page before its JSON model block
     assert not any(c in outside_data for c in "\u202d\u202e\u200b\u2067")
+
+
+def _reading_model() -> Model:
+    """"a" linear (1 point: the score shows the number read), "b" two conditions under
+    "unmet" (a blank b scores its 'unknown' 5 points, a refused one no score)."""
+    from scorecard.runtime import Input, Target, Term
+
+    return Model("linear", Target("y", 1), (Input("a", "numeric"), Input("b", "numeric")),
+                 (Term("a", "linear", None, 1, "a"), Term("b", ">=", 0, 2, "b >= 0"),
+                  Term("b", "missing", None, 5, "b unknown")), 0, missing="unmet")
+
+
+def test_calculator_reads_every_tricky_number_as_the_runtime(tmp_path):
+    """Issue 12 item 8: the page reads a cell exactly as the runtime: hex, binary, octal,
+    underscores, non-ASCII digits, a BOM, whitespace, signs, exponents, inf/nan, huge integers
+    and blanks, each in a linear input (its number shows in the score) and a conditional one
+    (a blank scores the 'unknown' points)."""
+    from numbers_table import READ
+    from scorecard.runtime import RowError
+
+    model = _reading_model()
+    rows = [row for cell in READ for row in ({"a": cell, "b": "0"}, {"a": "0", "b": cell})]
+
+    def runtime(row):
+        try:
+            return [score(model, row), predict(model, row)]
+        except RowError:
+            return [None, None]
+
+    page = tmp_path / "card.html"
+    page.write_text(render_html(model), encoding="utf-8")
+    computed = json.loads(Elements(chromium(page, tmp_path / "card.pdf", rows, tmp_path / "profile")).text["batch"])
+    differ = {repr(row["a"] if row["b"] == "0" else row["b"]): (got, runtime(row))
+              for row, got in zip(rows, computed) if got != runtime(row)}
+    assert differ == {}
+
+
+def test_calculator_strips_exactly_the_whitespace_the_runtime_strips():
+    """The page's whitespace class is the set of str.strip(): every character of it."""
+    import re
+    from pathlib import Path
+
+    from scorecard.runtime.score import WHITESPACE
+
+    js = (Path(__file__).resolve().parents[2] / "templates" / "scorecard.js").read_text(encoding="utf-8")
+    body = re.search(r'var SPACE = "\[(.*?)\]\*";', js).group(1)
+    chars = set()
+    for a, b in re.findall(r"\\u([0-9a-f]{4})(?:-\\u([0-9a-f]{4}))?", body):
+        chars |= {chr(c) for c in range(int(a, 16), int(b or a, 16) + 1)}
+    assert chars == set(WHITESPACE) == {chr(c) for c in range(0x110000) if chr(c).isspace()}

@@ -156,3 +156,62 @@ def test_a_nul_character_in_a_name_is_refused_naming_the_field(edit, field):
     with pytest.raises(ModelError) as err:
         loads(json.dumps(d))
     assert field in str(err.value)
+
+
+# ---------------------------------------------------------------- issue 12 item 9: bounds
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("terms_0_points", str(2**63), "terms[0].points: 9223372036854775808 takes |intercept| + |points| to"),
+    ("terms_0_points", "9007199254740990", "terms[1].points: 3 takes |intercept| + |points| to"),
+    ("intercept", "-9007199254740993", "intercept: -9007199254740993 is beyond"),
+    ("terms_0_points", "1e300", "terms[0].points: 1e+300 takes"),
+    ("terms_0_value", str(2**53 + 1), "terms[0].value: the integer 9007199254740993 is beyond +-2^53 = 9007199254740992 and no double holds it"),
+])
+def test_numbers_beyond_what_every_export_adds_exactly_are_refused(field, value, message):
+    """|intercept| + the sum of |points| must stay within 2^53, where every export's sums
+    are exact; an integer threshold beyond 2^53 is no double and is refused (one line)."""
+    import json
+
+    from scorecard.runtime import ModelError, loads
+
+    d = json.loads(_bounded_model())
+    where, k, key = (field.split("_") + [None])[:3] if field.startswith("terms") else (field, None, None)
+    if where == "terms":
+        d["terms"][int(k)][key] = "@"
+    else:
+        d[where] = "@"
+    raw = json.dumps(d).replace('"@"', value)
+    with pytest.raises(ModelError) as err:
+        loads(raw)
+    text = str(err.value)
+    assert message in text and "2^53" in text and "\n" not in text
+
+
+def _bounded_model() -> str:
+    from scorecard.runtime import Input, Model, Target, Term, dumps
+
+    return dumps(Model("linear", Target("y", 1), (Input("a", "numeric"),),
+                       (Term("a", ">=", 3, 2, "a >= 3"), Term("a", "linear", None, 3, "a")), -1))
+
+
+def test_the_largest_exact_model_is_accepted():
+    import json
+
+    from scorecard.runtime import loads
+
+    d = json.loads(_bounded_model())
+    d["terms"][0]["points"], d["intercept"] = 2**53 - 4, -1
+    d["terms"][0]["value"] = -(2**53)
+    assert loads(json.dumps(d)).terms[0].points == 2**53 - 4
+
+
+def test_a_large_threshold_a_double_holds_is_accepted():
+    """Training on values near 10^17 writes integer cut-offs such as 4 * 10^17: doubles, kept."""
+    import json
+
+    from scorecard.runtime import loads
+
+    d = json.loads(_bounded_model())
+    d["terms"][0]["value"] = 4 * 10**17
+    assert loads(json.dumps(d)).terms[0].value == 4 * 10**17

@@ -75,3 +75,30 @@ def test_a_bad_byte_far_into_the_file_is_reported_at_its_offset(tmp_path):
     offset = data.index(b"\xff")
     assert offset > 8192  # past the first chunk a text file decodes
     assert str(err.value) == f"{path}: not UTF-8 text (invalid start byte at byte {offset})"
+
+
+# ---------------------------------------------------------------- issue 12 item 8: one grammar
+
+
+def test_numeric_cells_read_by_the_one_grammar_of_the_contract():
+    """Every tricky cell reads as the contract's grammar says: ASCII decimal only (no other
+    base, no underscore, no non-ASCII digit, no BOM), Python's whitespace stripped, the
+    nearest double for huge integers, infinities and NaN refused."""
+    from numbers_table import READ, REFUSED
+    from scorecard.runtime import RowError
+    from scorecard.runtime.model import Input
+    from scorecard.runtime.score import coerce, is_missing
+
+    inp = Input("a", "numeric")
+    got = {}
+    for cell in READ:
+        if is_missing(cell):
+            got[cell] = None
+            continue
+        try:
+            got[cell] = coerce(inp, cell)
+        except RowError:
+            got[cell] = REFUSED
+    assert got == READ
+    assert all(type(got[c]) is int for c in ("5", "9007199254740992", "1e3", "-0"))
+    assert got["9007199254740993"] == 2**53 and type(got["123456789012345678901234567890"]) is float

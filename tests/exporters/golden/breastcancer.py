@@ -22,12 +22,14 @@ python THIS_FILE.py DATA.csv
 
 ``row`` maps the model's input names, exactly as in the data, to values. A value is missing
 when the key is absent or the value is None, a blank string or NaN. Numbers may be numbers
-or text; integral values are read as ints, so integer points give integer scores. Every
+or text (docs/contract.md, "Score semantics", reading values); integral values within the exact range are
+read as ints, so integer points give integer scores, others as the nearest double. Every
 function adds the same terms in the same order, so all of them give the same scores.
 Values the model cannot read raise RowError (the batch functions name the row index).
 """
 import csv
 import math
+import re
 import sys
 
 TARGET = 'Benign'
@@ -48,36 +50,40 @@ class RowError(ValueError):
     """A row holds a value the model cannot read (e.g. text in a numeric input)."""
 
 
-def _number(name, value):
-    """A numeric input's value: an int when integral, else a float; None when missing."""
+# Numbers in text: the one grammar of docs/contract.md ("Score semantics", reading values): whitespace
+# str.strip() removes, an optional sign, ASCII decimal digits, an optional fraction and exponent.
+_NUMBER = re.compile('[\\\t\\\n\\\x0b\\\x0c\\\r\x1c\x1d\x1e\x1f\\ \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000]*([+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?)[\\\t\\\n\\\x0b\\\x0c\\\r\x1c\x1d\x1e\x1f\\ \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000]*')
+
+
+def _number(name, value, limit=None):
+    """A numeric input's value as the nearest double: an int when integral and within
+    ``limit`` (where int arithmetic gives the same double), else a float; None when missing.
+    ``limit`` None: an input compared only with thresholds within +-2^53, where an int of any
+    size compares as its double does, so an int stays as it is (text reads within 2^53)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     if isinstance(value, str):
-        text = value.strip()
-        if not text:
+        if not value.strip():
             return None
-        try:
-            return int(text)
-        except ValueError:
-            pass
-        try:
-            number = float(text)
-        except ValueError:
-            raise RowError(f"column {name!r}: {value!r} is not a number") from None
+        match = _NUMBER.fullmatch(value)
+        if match is None:
+            raise RowError(f"column {name!r}: {value!r} is not a number")
+        number = float(match.group(1))
     elif isinstance(value, bool):
         return int(value)
-    elif isinstance(value, (int, float)):
-        number = value
+    elif isinstance(value, int) and (limit is None or -limit <= value <= limit):
+        return value
     else:
         try:
             number = float(value)
+        except OverflowError:
+            raise RowError(f"column {name!r}: {value!r} is not a finite number") from None
         except (TypeError, ValueError):
             raise RowError(f"column {name!r}: {value!r} is not a number") from None
-    if isinstance(number, float):
-        if not math.isfinite(number):
-            raise RowError(f"column {name!r}: {value!r} is not a finite number")
-        if number.is_integer() and abs(number) < 2**53:
-            return int(number)
+    if not math.isfinite(number):
+        raise RowError(f"column {name!r}: {value!r} is not a finite number")
+    if number.is_integer() and -(limit or 2**53) <= number <= (limit or 2**53):
+        return int(number)
     return number
 
 
@@ -98,13 +104,13 @@ def _category(value):
 def score(row):
     """The row's score, or None when it cannot be scored."""
     x0 = row.get('UniformityOfCellSize')
-    if x0.__class__ is not int:
-        x0 = _number('UniformityOfCellSize', x0)
+    if x0.__class__ is not int or x0 > 3002399751580328 or x0 < -3002399751580328:
+        x0 = _number('UniformityOfCellSize', x0, 3002399751580328)
         if x0 is None:
             return None
     x1 = row.get('BareNuclei')
-    if x1.__class__ is not int:
-        x1 = _number('BareNuclei', x1)
+    if x1.__class__ is not int or x1 > 3002399751580328 or x1 < -3002399751580328:
+        x1 = _number('BareNuclei', x1, 3002399751580328)
         if x1 is None:
             return None
     return (
@@ -122,11 +128,12 @@ def predict(row):
     return 1 if total > 0 else 0
 
 
-def _ints(values):
-    """True when ``values`` holds only ints (bools too): one C-level ``sum``, which fails or
-    gives a non-int on anything else."""
+def _ints(values, limit):
+    """True when ``values`` holds only ints (bools too) within +-``limit``: one C-level
+    ``sum``, which fails or gives a non-int on anything else, then ``min`` and ``max``."""
     try:
-        return sum(values).__class__ is int
+        return sum(values).__class__ is int and (limit is None or not values or
+                                                  (-limit <= min(values) and max(values) <= limit))
     except Exception:
         return False
 
@@ -139,14 +146,14 @@ def _texts(values):
         return False
 
 
-def _read_numbers(name, values):
+def _read_numbers(name, values, limit):
     """A numeric column as score(row) reads it: (values, {row: error}), None where missing."""
     out = []
     errors = {}
     for i, value in enumerate(values):
-        if value.__class__ is not int:
+        if value.__class__ is not int or (limit is not None and not -limit <= value <= limit):
             try:
-                value = _number(name, value)
+                value = _number(name, value, limit)
             except RowError as exc:
                 errors[i] = exc
                 value = 0
@@ -154,12 +161,12 @@ def _read_numbers(name, values):
     return out, errors
 
 
-def _read_categories(name, values):
+def _read_categories(name, values, limit=None):
     """A categorical column as score(row) reads it: (values, {}), None where missing."""
     return [value if value.__class__ is str and value.strip() else _category(value) for value in values], {}
 
 
-def _column(name, values, categorical, n, unscored, errors, imputed, unknown=False):
+def _column(name, values, categorical, limit, n, unscored, errors, imputed, unknown=False):
     """One input's values for every row (from a list or tuple, or None when absent), ready
     for the score expression.
 
@@ -170,9 +177,9 @@ def _column(name, values, categorical, n, unscored, errors, imputed, unknown=Fal
     """
     if values is None:
         values = [None] * n
-    elif _texts(values) if categorical else _ints(values):
+    elif _texts(values) if categorical else _ints(values, limit):
         return values
-    values, bad = (_read_categories if categorical else _read_numbers)(name, values)
+    values, bad = (_read_categories if categorical else _read_numbers)(name, values, limit)
     for i, exc in bad.items():
         if i not in unscored:
             errors.append((i, exc))
@@ -242,9 +249,11 @@ def score_columns(columns):
     # Fast path: the columns as they are, when they hold only values score(row) uses unchanged.
     # The columns read only by linear terms are not checked first: any value there but an int
     # (or a bool, which adds as its int) raises or makes its row's score a non-int.
+    # A linear column is used as it is when the sum of its |values| is within its int range
+    # (so is each value: one C-level pass); otherwise it is read value by value below.
     try:
         scores = _int_scores(c0, c1)
-        exact = sum(scores).__class__ is int
+        exact = sum(scores).__class__ is int and sum(map(abs, c0)) <= 3002399751580328 and sum(map(abs, c1)) <= 3002399751580328
     except Exception:
         exact = False
     if exact:
@@ -252,8 +261,8 @@ def score_columns(columns):
     # Otherwise read every value as score(row) does; rows with a missing value score None.
     unscored = set()
     errors = []
-    c0 = _column('UniformityOfCellSize', c0, False, n, unscored, errors, None)
-    c1 = _column('BareNuclei', c1, False, n, unscored, errors, None)
+    c0 = _column('UniformityOfCellSize', c0, False, 3002399751580328, n, unscored, errors, None)
+    c1 = _column('BareNuclei', c1, False, 3002399751580328, n, unscored, errors, None)
     if errors:
         row, exc = min(errors, key=lambda error: error[0])
         raise RowError(f"row {row}: {exc}")

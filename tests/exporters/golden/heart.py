@@ -22,12 +22,14 @@ python THIS_FILE.py DATA.csv
 
 ``row`` maps the model's input names, exactly as in the data, to values. A value is missing
 when the key is absent or the value is None, a blank string or NaN. Numbers may be numbers
-or text; integral values are read as ints, so integer points give integer scores. Every
+or text (docs/contract.md, "Score semantics", reading values); integral values within the exact range are
+read as ints, so integer points give integer scores, others as the nearest double. Every
 function adds the same terms in the same order, so all of them give the same scores.
 Values the model cannot read raise RowError (the batch functions name the row index).
 """
 import csv
 import math
+import re
 import sys
 
 TARGET = 'Disease'
@@ -51,36 +53,40 @@ class RowError(ValueError):
     """A row holds a value the model cannot read (e.g. text in a numeric input)."""
 
 
-def _number(name, value):
-    """A numeric input's value: an int when integral, else a float; None when missing."""
+# Numbers in text: the one grammar of docs/contract.md ("Score semantics", reading values): whitespace
+# str.strip() removes, an optional sign, ASCII decimal digits, an optional fraction and exponent.
+_NUMBER = re.compile('[\\\t\\\n\\\x0b\\\x0c\\\r\x1c\x1d\x1e\x1f\\ \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000]*([+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?)[\\\t\\\n\\\x0b\\\x0c\\\r\x1c\x1d\x1e\x1f\\ \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000]*')
+
+
+def _number(name, value, limit=None):
+    """A numeric input's value as the nearest double: an int when integral and within
+    ``limit`` (where int arithmetic gives the same double), else a float; None when missing.
+    ``limit`` None: an input compared only with thresholds within +-2^53, where an int of any
+    size compares as its double does, so an int stays as it is (text reads within 2^53)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     if isinstance(value, str):
-        text = value.strip()
-        if not text:
+        if not value.strip():
             return None
-        try:
-            return int(text)
-        except ValueError:
-            pass
-        try:
-            number = float(text)
-        except ValueError:
-            raise RowError(f"column {name!r}: {value!r} is not a number") from None
+        match = _NUMBER.fullmatch(value)
+        if match is None:
+            raise RowError(f"column {name!r}: {value!r} is not a number")
+        number = float(match.group(1))
     elif isinstance(value, bool):
         return int(value)
-    elif isinstance(value, (int, float)):
-        number = value
+    elif isinstance(value, int) and (limit is None or -limit <= value <= limit):
+        return value
     else:
         try:
             number = float(value)
+        except OverflowError:
+            raise RowError(f"column {name!r}: {value!r} is not a finite number") from None
         except (TypeError, ValueError):
             raise RowError(f"column {name!r}: {value!r} is not a number") from None
-    if isinstance(number, float):
-        if not math.isfinite(number):
-            raise RowError(f"column {name!r}: {value!r} is not a finite number")
-        if number.is_integer() and abs(number) < 2**53:
-            return int(number)
+    if not math.isfinite(number):
+        raise RowError(f"column {name!r}: {value!r} is not a finite number")
+    if number.is_integer() and -(limit or 2**53) <= number <= (limit or 2**53):
+        return int(number)
     return number
 
 
@@ -101,28 +107,28 @@ def _category(value):
 def score(row):
     """The row's score, or None when it cannot be scored."""
     x0 = row.get('ExerciseSTDepression')
-    if x0.__class__ is not int:
-        x0 = _number('ExerciseSTDepression', x0)
+    if x0.__class__ is not int or x0 > 1916425373349146 or x0 < -1916425373349146:
+        x0 = _number('ExerciseSTDepression', x0, 1916425373349146)
         if x0 is None:
             return None
     x1 = row.get('NumVesselsByFlourosopy')
-    if x1.__class__ is not int:
-        x1 = _number('NumVesselsByFlourosopy', x1)
+    if x1.__class__ is not int or x1 > 1916425373349146 or x1 < -1916425373349146:
+        x1 = _number('NumVesselsByFlourosopy', x1, 1916425373349146)
         if x1 is None:
             return None
     x2 = row.get('MaxExerciseHRTargetRatio')
-    if x2.__class__ is not int:
-        x2 = _number('MaxExerciseHRTargetRatio', x2)
+    if x2.__class__ is not int or x2 > 1916425373349146 or x2 < -1916425373349146:
+        x2 = _number('MaxExerciseHRTargetRatio', x2, 1916425373349146)
         if x2 is None:
             return None
     x3 = row.get('Male')
     if x3.__class__ is not int:
-        x3 = _number('Male', x3)
+        x3 = _number('Male', x3, None)
         if x3 is None:
             return None
     x4 = row.get('ExerciseAngina')
-    if x4.__class__ is not int:
-        x4 = _number('ExerciseAngina', x4)
+    if x4.__class__ is not int or x4 > 1916425373349146 or x4 < -1916425373349146:
+        x4 = _number('ExerciseAngina', x4, 1916425373349146)
         if x4 is None:
             return None
     return (
@@ -145,11 +151,12 @@ def predict(row):
     return 1 if total > 0 else 0
 
 
-def _ints(values):
-    """True when ``values`` holds only ints (bools too): one C-level ``sum``, which fails or
-    gives a non-int on anything else."""
+def _ints(values, limit):
+    """True when ``values`` holds only ints (bools too) within +-``limit``: one C-level
+    ``sum``, which fails or gives a non-int on anything else, then ``min`` and ``max``."""
     try:
-        return sum(values).__class__ is int
+        return sum(values).__class__ is int and (limit is None or not values or
+                                                  (-limit <= min(values) and max(values) <= limit))
     except Exception:
         return False
 
@@ -162,14 +169,14 @@ def _texts(values):
         return False
 
 
-def _read_numbers(name, values):
+def _read_numbers(name, values, limit):
     """A numeric column as score(row) reads it: (values, {row: error}), None where missing."""
     out = []
     errors = {}
     for i, value in enumerate(values):
-        if value.__class__ is not int:
+        if value.__class__ is not int or (limit is not None and not -limit <= value <= limit):
             try:
-                value = _number(name, value)
+                value = _number(name, value, limit)
             except RowError as exc:
                 errors[i] = exc
                 value = 0
@@ -177,12 +184,12 @@ def _read_numbers(name, values):
     return out, errors
 
 
-def _read_categories(name, values):
+def _read_categories(name, values, limit=None):
     """A categorical column as score(row) reads it: (values, {}), None where missing."""
     return [value if value.__class__ is str and value.strip() else _category(value) for value in values], {}
 
 
-def _column(name, values, categorical, n, unscored, errors, imputed, unknown=False):
+def _column(name, values, categorical, limit, n, unscored, errors, imputed, unknown=False):
     """One input's values for every row (from a list or tuple, or None when absent), ready
     for the score expression.
 
@@ -193,9 +200,9 @@ def _column(name, values, categorical, n, unscored, errors, imputed, unknown=Fal
     """
     if values is None:
         values = [None] * n
-    elif _texts(values) if categorical else _ints(values):
+    elif _texts(values) if categorical else _ints(values, limit):
         return values
-    values, bad = (_read_categories if categorical else _read_numbers)(name, values)
+    values, bad = (_read_categories if categorical else _read_numbers)(name, values, limit)
     for i, exc in bad.items():
         if i not in unscored:
             errors.append((i, exc))
@@ -258,16 +265,16 @@ def score_columns(columns):
     c3 = used['Male']
     c4 = used['ExerciseAngina']
     # Fast path: the columns as they are, when they hold only values score(row) uses unchanged.
-    if _ints(c0) and _ints(c1) and _ints(c2) and _ints(c3) and _ints(c4):
+    if _ints(c0, 1916425373349146) and _ints(c1, 1916425373349146) and _ints(c2, 1916425373349146) and _ints(c3, None) and _ints(c4, 1916425373349146):
         return _scores(c0, c1, c2, c3, c4)
     # Otherwise read every value as score(row) does; rows with a missing value score None.
     unscored = set()
     errors = []
-    c0 = _column('ExerciseSTDepression', c0, False, n, unscored, errors, None)
-    c1 = _column('NumVesselsByFlourosopy', c1, False, n, unscored, errors, None)
-    c2 = _column('MaxExerciseHRTargetRatio', c2, False, n, unscored, errors, None)
-    c3 = _column('Male', c3, False, n, unscored, errors, None)
-    c4 = _column('ExerciseAngina', c4, False, n, unscored, errors, None)
+    c0 = _column('ExerciseSTDepression', c0, False, 1916425373349146, n, unscored, errors, None)
+    c1 = _column('NumVesselsByFlourosopy', c1, False, 1916425373349146, n, unscored, errors, None)
+    c2 = _column('MaxExerciseHRTargetRatio', c2, False, 1916425373349146, n, unscored, errors, None)
+    c3 = _column('Male', c3, False, None, n, unscored, errors, None)
+    c4 = _column('ExerciseAngina', c4, False, 1916425373349146, n, unscored, errors, None)
     if errors:
         row, exc = min(errors, key=lambda error: error[0])
         raise RowError(f"row {row}: {exc}")
