@@ -258,15 +258,8 @@ def _best_single(sweeper: Sweeper, problem: SlimProblem, coef: np.ndarray, bound
     base = sweeper.scores(coef)
     pick, count = None, 0
     for j in range(len(coef)):
-        values = _values(int(problem.coef_lo[j]), int(problem.coef_hi[j]))
-        values = values[values != coef[j]]
-        if not len(values):
-            continue
-        obj = _column_objectives(sweeper, problem, coef, base, int(j), values, budget)
-        k = int(np.argmin(obj))
-        if obj[k] < bound - 1e-12 and (pick is None or obj[k] < pick[0]):
-            pick = (float(obj[k]), int(j), float(values[k]))
-        count += len(values)
+        pick, tried = _better_value(sweeper, problem, coef, base, j, coef[j], bound, pick, budget)
+        count += tried
         if (pick is not None and count >= chunk) or budget.spent:
             break
     if pick is None:
@@ -274,6 +267,21 @@ def _best_single(sweeper: Sweeper, problem: SlimProblem, coef: np.ndarray, bound
     moved = coef.copy()
     moved[pick[1]] = pick[2]
     return moved
+
+
+def _better_value(sweeper: Sweeper, problem: SlimProblem, coef: np.ndarray, base: np.ndarray, j: int,
+                  current: float, bound: float, pick: tuple | None, budget: Budget) -> tuple[tuple | None, int]:
+    """``pick`` (objective, column, value), replaced by the best value of column ``j`` other
+    than ``current`` when that is below ``bound`` and ``pick``; and how many values were tried."""
+    values = _values(int(problem.coef_lo[j]), int(problem.coef_hi[j]))
+    values = values[values != current]
+    if not len(values):
+        return pick, 0
+    obj = _column_objectives(sweeper, problem, coef, base, int(j), values, budget)
+    k = int(np.argmin(obj))
+    if obj[k] < bound - 1e-12 and (pick is None or obj[k] < pick[0]):
+        pick = (float(obj[k]), int(j), float(values[k]))
+    return pick, len(values)
 
 
 def _best_swap(sweeper: Sweeper, problem: SlimProblem, coef: np.ndarray, bound: float,
@@ -287,14 +295,7 @@ def _best_swap(sweeper: Sweeper, problem: SlimProblem, coef: np.ndarray, bound: 
         rest = base - coef[j] * sweeper.column(int(j))
         pick = None
         for k in np.flatnonzero(coef == 0):
-            values = _values(int(problem.coef_lo[k]), int(problem.coef_hi[k]))
-            values = values[values != 0]
-            if not len(values):
-                continue
-            obj = _column_objectives(sweeper, problem, dropped, rest, int(k), values, budget)
-            i = int(np.argmin(obj))
-            if obj[i] < bound - 1e-12 and (pick is None or obj[i] < pick[0]):
-                pick = (float(obj[i]), int(k), float(values[i]))
+            pick, _ = _better_value(sweeper, problem, dropped, rest, int(k), 0, bound, pick, budget)
             if budget.spent:
                 return None
         if pick is not None:
