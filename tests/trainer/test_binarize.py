@@ -126,3 +126,19 @@ def test_few_distinct_values_give_cuts_between_neighbours_and_none_for_a_constan
     from scorecard.trainer.data.binarize import card_cuts
     assert card_cuts(np.array([1.0, 1.0, 2.0, 5.0, np.nan])) == (2, 3)
     assert card_cuts(np.array([7.0, 7.0, np.nan])) == ()
+
+
+def test_card_cuts_of_a_count_are_whole_numbers():
+    # pima's npreg: interpolated quantiles 2.0 and 2.2 once gave the cut 2.1 ("npreg >= 2.1")
+    from scorecard.trainer.data.binarize import at_precision, card_cuts
+    assert at_precision(2.1, 0) == 3 and isinstance(at_precision(2.1, 0), int)
+    assert at_precision(0.25, -1) == 0.3 and at_precision(0.1 + 0.2, -1) == 0.3  # no float noise
+    assert at_precision(9850, 2) == 9900 and at_precision(60, 0) == 60
+    # the pregnancies of pima's 372 training rows (issue 13), per count 0, 1, 2, ... by class
+    yes = [21, 14, 10, 13, 6, 9, 4, 12, 10, 9, 5, 4, 3, 0, 2, 1, 0, 1]
+    no = [36, 65, 40, 28, 19, 17, 14, 8, 6, 5, 4, 1, 3, 2]
+    npreg = np.r_[np.repeat(np.arange(len(yes)), yes), np.repeat(np.arange(len(no)), no)].astype(float)
+    labels = np.r_[np.ones(sum(yes)), -np.ones(sum(no))]
+    assert card_cuts(npreg, 8) == (1, 2, 3, 4, 6, 10)  # was (1, 2, 2.1, 4, 6, 10)
+    cuts = card_cuts(npreg, 8, labels=labels)
+    assert cuts == (1, 2, 3, 4, 5, 6, 8, 10) and all(isinstance(c, int) for c in cuts)

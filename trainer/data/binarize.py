@@ -106,6 +106,17 @@ def round_cut(value: float, exponent: int = -9, digits: int = CUT_DIGITS) -> flo
     return _whole(round(value, -e))
 
 
+def at_precision(cut: float | int, exponent: int) -> float | int:
+    """The smallest multiple of ``10**exponent`` (the column's own precision) at or above ``cut``.
+
+    On a column whose values are all such multiples it flags the same rows as ``cut``, and it
+    reads the way the column is written: between interpolated quantiles 2.0 and 2.2 of a count,
+    :func:`nice_cut` gives ``2.1``, and ``npreg >= 2.1`` means ``npreg >= 3``."""
+    step = 10.0 ** exponent
+    multiple = math.ceil(cut / step - 1e-9) * step
+    return _whole(round(multiple, max(0, -exponent)))
+
+
 def card_cuts(values: np.ndarray, max_cuts: int = MAX_CUTS, digits: int = CUT_DIGITS,
               labels: np.ndarray | None = None) -> tuple[float | int, ...]:
     """Cut-offs ``t`` of the conditions ``x >= t`` a numeric column offers a scorecard.
@@ -115,7 +126,8 @@ def card_cuts(values: np.ndarray, max_cuts: int = MAX_CUTS, digits: int = CUT_DI
     ``max_cuts // 2`` more at quantiles within each class: where the classes differ the most
     can be a tail the overall quantiles miss (a rare outcome concentrated in the top 5 % of
     a column). Each is a number a person writes on a card: the roundest number within half a
-    quantile step of its quantile when that has at most ``digits`` significant digits
+    quantile step of its quantile, raised to the column's own precision (:func:`at_precision`:
+    a count is cut at whole numbers), when that has at most ``digits`` significant digits
     (``age >= 60``), else the quantile rounded to ``digits`` significant digits or to the
     column's own precision when coarser (``income >= 9800``). Cuts that round to the same
     value or flag the same training rows as another (or none, or all) are dropped. Missing
@@ -140,7 +152,7 @@ def card_cuts(values: np.ndarray, max_cuts: int = MAX_CUTS, digits: int = CUT_DI
         step = 1.0 / (count + 1)
         for k in range(1, count + 1):
             q, low, high = np.quantile(sample, [k * step, (k - 0.5) * step, (k + 0.5) * step])
-            options = [nice_cut(float(low), float(high))] if low < high else []
+            options = [at_precision(nice_cut(float(low), float(high)), exponent)] if low < high else []
             options = [c for c in options if significant_digits(c) <= digits]
             # the quantile at `digits` significant digits; one more when that repeats an earlier cut
             options += [round_cut(float(q), exponent, digits), round_cut(float(q), exponent, digits + 1)]
