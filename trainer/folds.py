@@ -104,8 +104,9 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
 
     deadline: when the whole run must end: each fit gets an equal share of the time left for
     the fits left, and a fit whose turn comes after it is a row without errors (on wide data a
-    fit costs more than its share; the grid's later C0 values are then left out). None: each fit gets ``config.time_limit`` of its own. A fold with no model
-    within the constraints (``infeasible``) or within its time is a row without errors.
+    fit costs more than its share; the grid's later C0 values are then left out). None: each
+    fit gets ``config.time_limit`` of its own. A fold with no model within the constraints
+    (``infeasible``) or within its time is a row without errors.
     ``train_options`` go to every ``train`` call.
     """
     parts = stratified_folds(data.y, folds, config.seed)
