@@ -72,6 +72,7 @@ class Read:
     check: str | None
     unknown: bool = False  # "unmet": a missing value stays None (unknown) instead of ending the row
     limit: str = "None"  # a numeric input's int range (runtime.score.int_limit), as a literal
+    gate: str = "None"  # the int range score(row) takes as is: ``limit`` capped at GATE (a literal)
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,12 @@ def _probability(model: Model) -> dict | None:
             "doc": f"the risk of the largest of {len(table)} table scores at or below the score"}
 
 
+#: The ints score(row) takes as they are, without calling ``_number``: within +-(2^30 - 1), where
+#: CPython compares them at its fastest; an int beyond it, but within the input's int range, takes
+#: the general path, which keeps it as it is (so the gate changes speed, never a score).
+GATE = 2**30 - 1
+
+
 def _limit(model: Model, inp: Input) -> str:
     """The int range ``score(row)`` checks a numeric input's ints against (runtime.score.
     int_limit), or ``None`` (no check) for an input only compared with thresholds within
@@ -169,7 +176,8 @@ def render(model: Model) -> str:
     unknown = {inp.name for inp in model.used_inputs if inp.name not in needed and inp.name not in imputed}
     reads = [Read(var=names[inp.name], column=f"c{k}", name=repr(inp.name), categorical=inp.type == "categorical",
                   imputed=repr(coerce(inp, imputed[inp.name])) if inp.name in imputed else None, check=check(inp),
-                  unknown=inp.name in unknown, limit=_limit(model, inp))
+                  unknown=inp.name in unknown, limit=_limit(model, inp),
+                  gate="None" if _limit(model, inp) == "None" else repr(min(GATE, int_limit(model, inp.name))))
              for k, inp in enumerate(model.used_inputs)]
     lines = [Line(code=_term(t, model.input(t.input), names[t.input], t.input in unknown), label=repr(t.label)[1:-1])
              for t in model.terms]

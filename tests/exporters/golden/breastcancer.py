@@ -103,13 +103,16 @@ def _category(value):
 
 def score(row):
     """The row's score, or None when it cannot be scored."""
-    x0 = row.get('UniformityOfCellSize')
-    if x0.__class__ is not int or x0 > 3002399751580328 or x0 < -3002399751580328:
+    try:
+        x0 = row['UniformityOfCellSize']
+        x1 = row['BareNuclei']
+    except KeyError:  # an absent input is a missing value
+        x0, x1, = map(row.get, ('UniformityOfCellSize', 'BareNuclei',))
+    if x0.__class__ is not int or x0 > 1073741823 or x0 < -1073741823:
         x0 = _number('UniformityOfCellSize', x0, 3002399751580328)
         if x0 is None:
             return None
-    x1 = row.get('BareNuclei')
-    if x1.__class__ is not int or x1 > 3002399751580328 or x1 < -3002399751580328:
+    if x1.__class__ is not int or x1 > 1073741823 or x1 < -1073741823:
         x1 = _number('BareNuclei', x1, 3002399751580328)
         if x1 is None:
             return None
@@ -136,6 +139,18 @@ def _ints(values, limit):
                                                   (-limit <= min(values) and max(values) <= limit))
     except Exception:
         return False
+
+
+def _small(values, limit):
+    """True when every value of an int column is within +-``limit``: at once when they are all
+    bytes (0 to 255: one C-level pass of ``bytes``), else when their |values| add up to at most it."""
+    if limit >= 255:
+        try:
+            bytes(values)
+            return True
+        except Exception:
+            pass
+    return sum(map(abs, values)) <= limit
 
 
 def _texts(values):
@@ -249,11 +264,11 @@ def score_columns(columns):
     # Fast path: the columns as they are, when they hold only values score(row) uses unchanged.
     # The columns read only by linear terms are not checked first: any value there but an int
     # (or a bool, which adds as its int) raises or makes its row's score a non-int.
-    # A linear column is used as it is when the sum of its |values| is within its int range
-    # (so is each value: one C-level pass); otherwise it is read value by value below.
+    # A linear column is used as it is when its values are within its int range (_small);
+    # otherwise it is read value by value below.
     try:
         scores = _int_scores(c0, c1)
-        exact = sum(scores).__class__ is int and sum(map(abs, c0)) <= 3002399751580328 and sum(map(abs, c1)) <= 3002399751580328
+        exact = sum(scores).__class__ is int and _small(c0, 3002399751580328) and _small(c1, 3002399751580328)
     except Exception:
         exact = False
     if exact:

@@ -106,28 +106,31 @@ def _category(value):
 
 def score(row):
     """The row's score, or None when it cannot be scored."""
-    x0 = row.get('ExerciseSTDepression')
-    if x0.__class__ is not int or x0 > 1916425373349146 or x0 < -1916425373349146:
+    try:
+        x0 = row['ExerciseSTDepression']
+        x1 = row['NumVesselsByFlourosopy']
+        x2 = row['MaxExerciseHRTargetRatio']
+        x3 = row['Male']
+        x4 = row['ExerciseAngina']
+    except KeyError:  # an absent input is a missing value
+        x0, x1, x2, x3, x4, = map(row.get, ('ExerciseSTDepression', 'NumVesselsByFlourosopy', 'MaxExerciseHRTargetRatio', 'Male', 'ExerciseAngina',))
+    if x0.__class__ is not int or x0 > 1073741823 or x0 < -1073741823:
         x0 = _number('ExerciseSTDepression', x0, 1916425373349146)
         if x0 is None:
             return None
-    x1 = row.get('NumVesselsByFlourosopy')
-    if x1.__class__ is not int or x1 > 1916425373349146 or x1 < -1916425373349146:
+    if x1.__class__ is not int or x1 > 1073741823 or x1 < -1073741823:
         x1 = _number('NumVesselsByFlourosopy', x1, 1916425373349146)
         if x1 is None:
             return None
-    x2 = row.get('MaxExerciseHRTargetRatio')
-    if x2.__class__ is not int or x2 > 1916425373349146 or x2 < -1916425373349146:
+    if x2.__class__ is not int or x2 > 1073741823 or x2 < -1073741823:
         x2 = _number('MaxExerciseHRTargetRatio', x2, 1916425373349146)
         if x2 is None:
             return None
-    x3 = row.get('Male')
     if x3.__class__ is not int:
         x3 = _number('Male', x3, None)
         if x3 is None:
             return None
-    x4 = row.get('ExerciseAngina')
-    if x4.__class__ is not int or x4 > 1916425373349146 or x4 < -1916425373349146:
+    if x4.__class__ is not int or x4 > 1073741823 or x4 < -1073741823:
         x4 = _number('ExerciseAngina', x4, 1916425373349146)
         if x4 is None:
             return None
@@ -159,6 +162,18 @@ def _ints(values, limit):
                                                   (-limit <= min(values) and max(values) <= limit))
     except Exception:
         return False
+
+
+def _small(values, limit):
+    """True when every value of an int column is within +-``limit``: at once when they are all
+    bytes (0 to 255: one C-level pass of ``bytes``), else when their |values| add up to at most it."""
+    if limit >= 255:
+        try:
+            bytes(values)
+            return True
+        except Exception:
+            pass
+    return sum(map(abs, values)) <= limit
 
 
 def _texts(values):

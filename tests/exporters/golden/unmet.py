@@ -107,16 +107,19 @@ def _category(value):
 
 def score(row):
     """The row's score, or None when it cannot be scored."""
-    x0 = row.get('odor')
+    try:
+        x0 = row['odor']
+        x1 = row['spore_print_color']
+        x2 = row['stalk_root']
+        x3 = row['gill_size']
+    except KeyError:  # an absent input is a missing value
+        x0, x1, x2, x3, = map(row.get, ('odor', 'spore_print_color', 'stalk_root', 'gill_size',))
     if x0.__class__ is not str or not x0.strip():
         x0 = _category(x0)
-    x1 = row.get('spore_print_color')
     if x1.__class__ is not str or not x1.strip():
         x1 = _category(x1)
-    x2 = row.get('stalk_root')
     if x2.__class__ is not str or not x2.strip():
         x2 = _category(x2)
-    x3 = row.get('gill_size')
     if x3.__class__ is not str or not x3.strip():
         x3 = _category(x3)
     return (
@@ -147,6 +150,18 @@ def _ints(values, limit):
                                                   (-limit <= min(values) and max(values) <= limit))
     except Exception:
         return False
+
+
+def _small(values, limit):
+    """True when every value of an int column is within +-``limit``: at once when they are all
+    bytes (0 to 255: one C-level pass of ``bytes``), else when their |values| add up to at most it."""
+    if limit >= 255:
+        try:
+            bytes(values)
+            return True
+        except Exception:
+            pass
+    return sum(map(abs, values)) <= limit
 
 
 def _texts(values):
