@@ -166,11 +166,15 @@ def render(model: Model) -> str:
     names = {inp.name: f"x{k}" for k, inp in enumerate(model.used_inputs)}
     integral = model.intercept.__class__ is int and all(t.points.__class__ is int for t in model.terms)
     compared = {t.input for t in model.terms if t.op != "linear"}
+    linear = {t.input for t in model.terms if t.op == "linear"}
 
     def check(inp: Input) -> str | None:
+        """The fast path's check of the input's column (the template's functions of that name)."""
         if inp.type == "categorical":
             return "_texts"
-        return None if integral and inp.name not in compared else "_ints"
+        if inp.name not in compared:
+            return None if integral else "_ints"
+        return "_ints" if inp.name in linear else "_compared"
 
     needed = {inp.name for inp in model.needs_value}
     unknown = {inp.name for inp in model.used_inputs if inp.name not in needed and inp.name not in imputed}

@@ -2,6 +2,10 @@
 import and give the runtime's scores, whatever the number of terms."""
 from __future__ import annotations
 
+import importlib.util
+from types import MappingProxyType
+
+import numpy as np
 import pytest
 from code_engines import call_export
 from scorecard.exporters import python as python_export
@@ -34,3 +38,44 @@ def test_a_model_of_6000_terms_exports_to_python_that_runs(tmp_path, integral):
     assert want[2] is None and isinstance(want[0], int if integral else float)
     for name in ("one_by_one", "score_columns", "score_rows", "tuples"):
         assert same(got[name], want), name
+
+
+def _mixed_model() -> Model:
+    """An input only compared (a), one only linear (b), one both (c): each takes its own fast check."""
+    return Model(kind="linear", target=Target("y", 1), inputs=(Input("a", "numeric"), Input("b", "numeric"),
+                                                                 Input("c", "numeric")),
+                 terms=(Term("a", ">=", 5, 3, "a >= 5"), Term("a", "<", 2, -1, "a < 2"),
+                        Term("b", "linear", None, 2, "2 x b"), Term("c", ">=", 3, 1, "c >= 3"),
+                        Term("c", "linear", None, 1, "c")), intercept=-2)
+
+
+# The column types score_columns takes at C speed (bytes, other ints), and those it must read value by
+# value (NumPy integers in a linear column, floats, text, ints past 2^30 where score(row) changes path).
+COLUMNS = {
+    "bytes": lambda v: v,
+    "ints beyond a byte": lambda v: [x * 1000 - 7 for x in v],
+    "bools": lambda v: [x % 2 == 1 for x in v],
+    "numpy integers": lambda v: list(np.array(v, dtype=np.int64)),
+    "floats": lambda v: [x + 0.5 for x in v],
+    "text": lambda v: [str(x) for x in v],
+    "beyond 2^30": lambda v: [x + 2**40 for x in v],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(COLUMNS))
+def test_the_batch_and_row_functions_give_the_runtimes_scores_for_every_column_type(tmp_path, kind):
+    model = _mixed_model()
+    path = tmp_path / "model.py"
+    path.write_text(python_export.render(model), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("mixed", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    base = list(range(12))
+    columns = {name: COLUMNS[kind](base[k:] + base[:k]) for k, name in enumerate("abc")}
+    rows = [dict(zip(columns, values)) for values in zip(*columns.values())]
+    want = [score(model, row) for row in rows]
+    assert same(module.score_columns(columns), want)
+    assert same([module.score(row) for row in rows], want)
+    assert same([module.score(MappingProxyType(row)) for row in rows], want)  # any mapping, not only a dict
+    del rows[3]["b"]  # an absent input is missing: no score
+    assert module.score(rows[3]) is None and score(model, rows[3]) is None

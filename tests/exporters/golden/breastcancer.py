@@ -141,12 +141,23 @@ def _ints(values, limit):
         return False
 
 
+def _compared(values, limit):
+    """True when a column only compared with thresholds holds values score(row) compares as
+    they are: bytes (0 to 255: one C-level pass of ``bytearray``; an int, a bool or a NumPy
+    integer there compares as its int does), or ints within +-``limit`` (_ints)."""
+    try:
+        bytearray(values)
+        return True
+    except Exception:
+        return _ints(values, limit)
+
+
 def _small(values, limit):
     """True when every value of an int column is within +-``limit``: at once when they are all
-    bytes (0 to 255: one C-level pass of ``bytes``), else when their |values| add up to at most it."""
+    bytes (0 to 255: one C-level pass of ``bytearray``), else when their |values| add up to at most it."""
     if limit >= 255:
         try:
-            bytes(values)
+            bytearray(values)
             return True
         except Exception:
             pass

@@ -164,12 +164,23 @@ def _ints(values, limit):
         return False
 
 
+def _compared(values, limit):
+    """True when a column only compared with thresholds holds values score(row) compares as
+    they are: bytes (0 to 255: one C-level pass of ``bytearray``; an int, a bool or a NumPy
+    integer there compares as its int does), or ints within +-``limit`` (_ints)."""
+    try:
+        bytearray(values)
+        return True
+    except Exception:
+        return _ints(values, limit)
+
+
 def _small(values, limit):
     """True when every value of an int column is within +-``limit``: at once when they are all
-    bytes (0 to 255: one C-level pass of ``bytes``), else when their |values| add up to at most it."""
+    bytes (0 to 255: one C-level pass of ``bytearray``), else when their |values| add up to at most it."""
     if limit >= 255:
         try:
-            bytes(values)
+            bytearray(values)
             return True
         except Exception:
             pass
@@ -280,7 +291,7 @@ def score_columns(columns):
     c3 = used['Male']
     c4 = used['ExerciseAngina']
     # Fast path: the columns as they are, when they hold only values score(row) uses unchanged.
-    if _ints(c0, 1916425373349146) and _ints(c1, 1916425373349146) and _ints(c2, 1916425373349146) and _ints(c3, None) and _ints(c4, 1916425373349146):
+    if _ints(c0, 1916425373349146) and _ints(c1, 1916425373349146) and _ints(c2, 1916425373349146) and _compared(c3, None) and _ints(c4, 1916425373349146):
         return _scores(c0, c1, c2, c3, c4)
     # Otherwise read every value as score(row) does; rows with a missing value score None.
     unscored = set()
