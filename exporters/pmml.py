@@ -253,15 +253,14 @@ def _probability(d: _Doc, output: ET.Element, score: str) -> None:
         d.el(times, "FieldRef", field=score)
         return
     table = probability["table"]
-    steps = d.el(field, "Discretize", field=score, dataType="double")
-    for k, row in enumerate(table):
-        bin_ = d.el(steps, "DiscretizeBin", binValue=repr(float(row["risk"])))
-        margins = {}
-        if k > 0:
-            margins["leftMargin"] = _number(row["score"])
+    # below the second table score: the first row's risk (defaultValue); from each later score on, its row's
+    steps = d.el(field, "Discretize", field=score, dataType="double", defaultValue=repr(float(table[0]["risk"])))
+    for k in range(1, len(table)):
+        bin_ = d.el(steps, "DiscretizeBin", binValue=repr(float(table[k]["risk"])))
+        margins = {"leftMargin": _number(table[k]["score"])}
         if k + 1 < len(table):
             margins["rightMargin"] = _number(table[k + 1]["score"])
-        d.el(bin_, "Interval", closure="closedOpen" if k > 0 else "openOpen", **margins)
+        d.el(bin_, "Interval", closure="closedOpen", **margins)
 
 
 def build(model: Model) -> ET.Element:
