@@ -107,6 +107,19 @@ class Graph:
     def int64(self, value: int) -> str:
         return self._constant("i", TensorProto.INT64, value)
 
+    def branch(self) -> "Graph":
+        """A graph for an ``If`` branch: its own nodes, the same names, constants and counter
+        (a branch reads the outer graph's tensors and initializers by name)."""
+        other = Graph(set())
+        other.taken, other.counter, other.constants, other.known = self.taken, self.counter, self.constants, self.known
+        return other
+
+    def int64s(self, values: list[int]) -> str:
+        """A 1-D int64 constant (the columns ``Gather`` takes)."""
+        name = self.name("k")
+        self.constants.append(helper.make_tensor(name, TensorProto.INT64, [len(values)], values))
+        return name
+
     def doubles(self, values: list[float]) -> str:
         """A 1-D double constant (a lookup table for ``Gather``)."""
         name = self.name("t")
@@ -119,13 +132,6 @@ class Graph:
             self.known[key] = self.name(hint)
             self.constants.append(helper.make_tensor(self.known[key], dtype, [], [value]))
         return self.known[key]
-
-
-def _missing(g: Graph, inp: Input) -> str:
-    """A bool [N] tensor: True where the input holds no value (NaN, or a blank text)."""
-    if inp.type == "categorical":
-        return g.op("RegexFullMatch", inp.name, pattern=BLANK)
-    return g.op("IsNaN", inp.name)
 
 
 def _value(g: Graph, inp: Input, value: object) -> str:
@@ -207,10 +213,22 @@ def _table(g: Graph, total: str, table: list[dict]) -> str:
     return g.op("Where", g.op("IsNaN", total), nan, found, out="probability")
 
 
-def build(model: Model) -> "onnx.ModelProto":
-    """The model as an ONNX ModelProto (checked with ``onnx.checker``, full check)."""
+#: The input modes: one named ``[N]`` input per model input, or the numeric inputs stacked in one matrix.
+INPUT_MODES = ("columns", "matrix")
+#: Metadata property naming the matrix input's columns, in order (a JSON list).
+MATRIX_COLUMNS = "matrix_columns"
+
+
+def build(model: Model, onnx_input: str = "columns") -> "onnx.ModelProto":
+    """The model as an ONNX ModelProto (checked with ``onnx.checker``, full check).
+
+    ``onnx_input="matrix"``: the numeric and binary inputs the model uses arrive stacked in
+    one ``double [N, k]`` input (see :func:`matrix_columns` for the name and the order),
+    categorical ones as named ``string [N]`` inputs."""
     if onnx is None:
         raise ExportError("the onnx export needs the onnx package: pip install 'scorecard[onnx]'")
+    if onnx_input not in INPUT_MODES:
+        raise ExportError(f"--onnx-input must be one of {', '.join(INPUT_MODES)}, got {onnx_input!r}")
     if not model.inputs:
         raise ExportError("an ONNX export needs at least one input to know how many rows it scores")
     outputs_named = added_columns(model)
@@ -218,52 +236,21 @@ def build(model: Model) -> "onnx.ModelProto":
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the ONNX output of that name; rename it")
     g = Graph({inp.name for inp in model.inputs} | set(outputs_named))
-    imputed = model.imputed
-    linear = {t.input for t in model.terms if t.op == "linear"}
-    needed = {inp.name for inp in model.needs_value}
-    x: dict[str, str] = {}
-    missing: list[str] = []
-    masks: dict[str, str] = {}  # "unmet": each input's missing mask, built once when a term needs it
-
-    def mask(inp: Input) -> Callable[[], str]:
-        def get() -> str:
-            if inp.name not in masks:
-                masks[inp.name] = _missing(g, inp)
-            return masks[inp.name]
-        return get
-
-    for inp in model.used_inputs:
-        if inp.name in imputed:
-            x[inp.name] = g.op("Where", _missing(g, inp), _value(g, inp, imputed[inp.name]), inp.name)
-            continue
-        x[inp.name] = inp.name
-        # a NaN read by a linear term makes the sum NaN by itself (under "unmet" the inputs of
-        # linear terms are the only ones needed, so none gets a test)
-        if inp.name in needed and inp.name not in linear:
-            missing.append(_missing(g, inp))
-    unscorable = None
-    if missing:
-        unscorable = missing[0]
-        for mask in missing[1:]:
-            unscorable = g.op("Or", unscorable, mask)
-    exact_where = model.intercept == 0 and math.copysign(1.0, model.intercept) < 0
-    parts = [_term(g, term, model.input(term.input), x[term.input], exact_where,
-                   mask(model.input(term.input)) if model.unmet else None) for term in model.terms]
-    # intercept + part0 + part1 + ..., left to right; the last node writes "score". A nonzero
-    # intercept is a constant in the first Add; a zero one is a ConstantOfShape tensor, since
-    # onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0 must still give 0.0).
-    total = g.double(model.intercept)
-    if model.intercept == 0 or not parts:
-        total = g.op("ConstantOfShape", g.op("Shape", model.inputs[0].name), value=helper.make_tensor(
-            "intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]), out=None if parts else "score")
-    for k, (join, part) in enumerate(parts):
-        last = k == len(parts) - 1 and unscorable is None
-        total = g.op(join, total, part, out="score" if last else None)
-    if unscorable is not None:
-        # NaN where a row cannot be scored: times 1.0 (exact, signed zeros too) or 0/0, which
-        # two fast kernels give sooner than Where with a scalar branch
-        present = g.op("Cast", g.op("Not", unscorable), to=TensorProto.DOUBLE)
-        total = g.op("Mul", total, g.op("Div", present, present), out="score")
+    if onnx_input == "columns":
+        total = _ordered_total(g, model, {inp.name: inp.name for inp in model.used_inputs}, model.inputs[0].name, "score")
+        inputs = [helper.make_tensor_value_info(
+            inp.name, TensorProto.STRING if inp.type == "categorical" else TensorProto.DOUBLE, ["N"])
+            for inp in model.inputs]
+        properties = {}
+    else:
+        matrix, columns = matrix_columns(model)
+        g.taken.add(matrix)
+        total = _matrix_total(g, model, matrix, columns)
+        inputs = [helper.make_tensor_value_info(matrix, TensorProto.DOUBLE, ["N", len(columns)])]
+        inputs += [helper.make_tensor_value_info(inp.name, TensorProto.STRING, ["N"])
+                   for inp in model.used_inputs if inp.type == "categorical"]
+        properties = {"matrix_input": json.dumps(matrix, ensure_ascii=False),
+                      MATRIX_COLUMNS: json.dumps(columns, ensure_ascii=False)}
     # 1.0 or 0.0 over 1.0, and 0/0 where the score is NaN (NaN equals nothing, not itself)
     g.op("Div", g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE),
          g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out="prediction")
@@ -272,9 +259,6 @@ def build(model: Model) -> "onnx.ModelProto":
             _logistic(g, total, model.probability["scale"])
         else:
             _table(g, total, model.probability["table"])
-    inputs = [helper.make_tensor_value_info(
-        inp.name, TensorProto.STRING if inp.type == "categorical" else TensorProto.DOUBLE, ["N"])
-        for inp in model.inputs]
     outputs = [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in outputs_named]
     graph = helper.make_graph(g.nodes, "scorecard", inputs, outputs, g.constants,
                               doc_string="score = intercept + points of the terms that apply; "
@@ -287,14 +271,165 @@ def build(model: Model) -> "onnx.ModelProto":
         "missing": json.dumps(model.missing, ensure_ascii=False, sort_keys=True),
         **({} if model.probability is None else
            {"probability": json.dumps(model.probability, ensure_ascii=False, sort_keys=True)}),
+        **properties,
     })
     onnx.checker.check_model(proto, full_check=True)
     return proto
 
 
-def render(model: Model) -> bytes:
-    """The serialized ONNX model."""
-    return build(model).SerializeToString()
+def matrix_columns(model: Model) -> tuple[str, list[str]]:
+    """``--onnx-input matrix``: the matrix input's name (``features``, with ``_`` in front
+    while a model input has that name) and its columns, in order: the numeric and binary
+    inputs the model uses, in the order of ``model.inputs``."""
+    columns = [inp.name for inp in model.used_inputs if inp.type != "categorical"]
+    name = "features"
+    while any(inp.name == name for inp in model.inputs) or name in added_columns(model):
+        name = "_" + name
+    return name, columns
+
+
+def _ordered_total(g: Graph, model: Model, x: dict[str, str], rows_of: str, out: str) -> str:
+    """The score, term by term in the model's order from the ``[N]`` tensors ``x`` (input
+    name -> tensor), NaN where a row cannot be scored; the last node writes ``out``.
+    ``rows_of``: a tensor whose first dimension is the number of rows."""
+    imputed = model.imputed
+    linear = {t.input for t in model.terms if t.op == "linear"}
+    needed = {inp.name for inp in model.needs_value}
+    values: dict[str, str] = {}
+    missing: list[str] = []
+    masks: dict[str, str] = {}  # "unmet": each input's missing mask, built once when a term needs it
+
+    def missing_of(inp: Input) -> str:
+        if inp.type == "categorical":
+            return g.op("RegexFullMatch", x[inp.name], pattern=BLANK)
+        return g.op("IsNaN", x[inp.name])
+
+    def mask(inp: Input) -> Callable[[], str]:
+        def get() -> str:
+            if inp.name not in masks:
+                masks[inp.name] = missing_of(inp)
+            return masks[inp.name]
+        return get
+
+    for inp in model.used_inputs:
+        if inp.name in imputed:
+            values[inp.name] = g.op("Where", missing_of(inp), _value(g, inp, imputed[inp.name]), x[inp.name])
+            continue
+        values[inp.name] = x[inp.name]
+        # a NaN read by a linear term makes the sum NaN by itself (under "unmet" the inputs of
+        # linear terms are the only ones needed, so none gets a test)
+        if inp.name in needed and inp.name not in linear:
+            missing.append(missing_of(inp))
+    unscorable = None
+    if missing:
+        unscorable = missing[0]
+        for more in missing[1:]:
+            unscorable = g.op("Or", unscorable, more)
+    exact_where = model.intercept == 0 and math.copysign(1.0, model.intercept) < 0
+    parts = [_term(g, term, model.input(term.input), values[term.input], exact_where,
+                   mask(model.input(term.input)) if model.unmet else None) for term in model.terms]
+    # intercept + part0 + part1 + ..., left to right; the last node writes ``out``. A nonzero
+    # intercept is a constant in the first Add; a zero one is a ConstantOfShape tensor, since
+    # onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0 must still give 0.0).
+    total = g.double(model.intercept)
+    if model.intercept == 0 or not parts:
+        total = g.op("ConstantOfShape", g.op("Shape", rows_of, end=1), value=helper.make_tensor(
+            "intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]), out=None if parts or unscorable else out)
+    for k, (join, part) in enumerate(parts):
+        last = k == len(parts) - 1 and unscorable is None
+        total = g.op(join, total, part, out=out if last else None)
+    if unscorable is not None:
+        # NaN where a row cannot be scored: times 1.0 (exact, signed zeros too) or 0/0, which
+        # two fast kernels give sooner than Where with a scalar branch
+        present = g.op("Cast", g.op("Not", unscorable), to=TensorProto.DOUBLE)
+        total = g.op("Mul", total, g.op("Div", present, present), out=out)
+    return total
+
+
+def _integral(value: object) -> bool:
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> str:
+    """The score from the matrix input. With integer points and intercept every condition
+    adds an integer, so their sum is exact in any order: the numeric conditions are one
+    ``MatMul`` of their 0/1 matrix by the points, the linear terms one ``MatMul`` of their
+    columns by the points, which is exact while every value of those columns is an integer
+    within the model's integer range (``model.int_limits``); an ``If`` checks that per batch
+    and otherwise runs the terms one by one in the model's order, as does a model with
+    fractional points (always), so the score is the runtime's to the bit in every case."""
+    index = {name: k for k, name in enumerate(columns)}
+
+    def column(h: Graph, name: str) -> str:
+        return h.op("Gather", matrix, h.int64(index[name]), axis=1)
+
+    def ordered(h: Graph, out: str) -> str:
+        x = {inp.name: inp.name if inp.type == "categorical" else column(h, inp.name) for inp in model.used_inputs}
+        return _ordered_total(h, model, x, matrix, out)
+
+    if not (_integral(model.intercept) and all(_integral(t.points) for t in model.terms)):
+        return ordered(g, "score")
+    imputed = model.imputed
+    x = matrix
+    if any(name in imputed for name in columns):
+        fill = [float(coerce(model.input(n), imputed[n])) if n in imputed else math.nan for n in columns]
+        x = g.op("Where", g.op("IsNaN", matrix), g.doubles(fill), matrix)
+
+    def block(terms: list[Term]) -> str:
+        return g.op("Gather", x, g.int64s([index[t.input] for t in terms]), axis=1)
+
+    numeric = [t for t in model.terms if model.input(t.input).type != "categorical"]
+    sums = []
+    conditions = []
+    for op, onnx_op in ((">=", "GreaterOrEqual"), ("<", "Less"), ("==", "Equal")):
+        terms = [t for t in numeric if t.op == op]
+        if terms:
+            conditions.append((terms, g.op(onnx_op, block(terms), g.doubles([float(t.value) for t in terms]))))
+    unknown = [t for t in numeric if t.op == "missing"]
+    if unknown:
+        conditions.append((unknown, g.op("IsNaN", g.op("Gather", matrix, g.int64s([index[t.input] for t in unknown]),
+                                                         axis=1))))
+    if conditions:
+        met = conditions[0][1] if len(conditions) == 1 else g.op("Concat", *(c for _, c in conditions), axis=1)
+        points = [float(t.points) for terms, _ in conditions for t in terms]
+        sums.append(g.op("MatMul", g.op("Cast", met, to=TensorProto.DOUBLE), g.doubles(points)))
+    linear = [t for t in numeric if t.op == "linear"]
+    if linear:
+        values = block(linear)
+        sums.append(g.op("MatMul", values, g.doubles([float(t.points) for t in linear])))
+    needed = [n for n in columns if n in {i.name for i in model.needs_value} and n not in {t.input for t in linear}]
+    if needed:  # NaN times 0 is NaN: a row missing one of them sums to NaN, the others to 0
+        sums.append(g.op("MatMul", g.op("Gather", matrix, g.int64s([index[n] for n in needed]), axis=1),
+                         g.doubles([0.0] * len(needed))))
+    categorical = [t for t in model.terms if model.input(t.input).type == "categorical"]
+    if categorical:
+        sub = Model(kind=model.kind, target=model.target, inputs=tuple(i for i in model.inputs if i.type == "categorical"),
+                    terms=tuple(categorical), intercept=0, missing=model.missing)
+        sums.append(_ordered_total(g, sub, {i.name: i.name for i in sub.used_inputs}, sub.used_inputs[0].name, None))
+    if not sums:  # no terms: the intercept for every row
+        return ordered(g, "score")
+    fast = g.branch() if linear else g  # with linear terms, the sum of the parts is the If's first branch
+    total = fast.double(model.intercept)
+    for k, part in enumerate(sums):
+        total = fast.op("Add", total, part, out=("fast_score" if linear else "score") if k == len(sums) - 1 else None)
+    if not linear:
+        return total
+    limit = float(min(model.int_limits.get(t.input, EXACT) for t in linear))
+    fraction = g.op("Greater", g.op("Sub", values, g.op("Floor", values)), g.double(0))  # NaN: False
+    beyond = g.op("Greater", g.op("Abs", values), g.double(limit))
+    exact = g.op("Not", g.op("Cast", g.op("ReduceMax", g.op("Cast", g.op("Or", fraction, beyond), to=TensorProto.DOUBLE),
+                                           keepdims=0), to=TensorProto.BOOL))
+    slow = g.branch()
+    ordered(slow, "ordered_score")
+    g.op("If", exact, out="score",
+         then_branch=helper.make_graph(fast.nodes, "matmul", [], [helper.make_tensor_value_info("fast_score", TensorProto.DOUBLE, ["N"])]),
+         else_branch=helper.make_graph(slow.nodes, "ordered", [], [helper.make_tensor_value_info("ordered_score", TensorProto.DOUBLE, ["N"])]))
+    return "score"
+
+
+def render(model: Model, onnx_input: str = "columns") -> bytes:
+    """The serialized ONNX model (``onnx_input``: ``columns`` or ``matrix``, see :func:`build`)."""
+    return build(model, onnx_input).SerializeToString()
 
 
 register(Exporter(name="onnx", suffix=".onnx", render=render, binary=True,

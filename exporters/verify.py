@@ -326,8 +326,10 @@ def check_postgres(model: Model, cases: list[Case], dsn: str | None = None) -> F
     return _run("sql", f"postgres {version // 10000}.{version % 10000}", cases, run, model.probability)
 
 
-def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
-    """The ONNX graph in onnxruntime (skipped when onnx or onnxruntime is not installed)."""
+def check_onnx(model: Model, cases: list[Case], onnx_input: str = "columns") -> FormatCheck:
+    """The ONNX graph in onnxruntime (skipped when onnx or onnxruntime is not installed), with
+    one named input per column (``columns``) or the numeric inputs stacked in one double
+    matrix in the stated column order (``matrix``, engine ``onnxruntime ... matrix``)."""
     try:
         import numpy as np
         import onnxruntime as ort
@@ -336,7 +338,7 @@ def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
 
     def run() -> list[Result]:
         table = _table(model, cases)
-        session = ort.InferenceSession(onnx_export.render(model), providers=["CPUExecutionProvider"])
+        session = ort.InferenceSession(onnx_export.render(model, onnx_input), providers=["CPUExecutionProvider"])
         feeds = {}
         for k, (inp, kind) in enumerate(table.columns, start=1):
             column = [row[k] for row in table.values]
@@ -344,10 +346,19 @@ def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
                 feeds[inp.name] = np.array(["" if v is None else v for v in column], dtype=object)
             else:
                 feeds[inp.name] = np.array([math.nan if v is None else float(v) for v in column], dtype=np.float64)
+        if onnx_input == "matrix":
+            matrix, columns = onnx_export.matrix_columns(model)
+            stacked = np.empty((len(cases), len(columns)), dtype=np.float64)
+            for j, name in enumerate(columns):
+                stacked[:, j] = feeds[name]
+            feeds = {name: feeds[name] for name in feeds if model.input(name).type == "categorical"
+                     and name in {i.name for i in model.used_inputs}}
+            feeds[matrix] = stacked
         columns = session.run(list(added_columns(model)), feeds)  # score, prediction (and probability)
         return [tuple(float(v) for v in row) for row in zip(*columns)]
 
-    return _run("onnx", f"onnxruntime {ort.__version__}", cases, run, model.probability)
+    engine = f"onnxruntime {ort.__version__}" + (" matrix" if onnx_input == "matrix" else "")
+    return _run("onnx", engine, cases, run, model.probability)
 
 
 #: The JPMML-Evaluator exceptions that mean "invalid result": a missing value of a
@@ -443,7 +454,8 @@ def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = No
     cases = cases_for(model, rows)
     checks = [check_golden(model, cases)] if model.golden else []
     checks += [check_python(model, cases), check_sqlite(model, cases), check_duckdb(model, cases),
-               check_postgres(model, cases, pg_dsn), check_onnx(model, cases), check_pmml(model, cases)]
+               check_postgres(model, cases, pg_dsn), check_onnx(model, cases),
+               check_onnx(model, cases, "matrix"), check_pmml(model, cases)]
     return checks
 
 
