@@ -120,6 +120,13 @@ class Graph:
         self.constants.append(helper.make_tensor(name, TensorProto.INT64, [len(values)], values))
         return name
 
+    def matvec(self, matrix: str, weights: list[float]) -> str:
+        """``matrix [N, m] @ weights`` as a ``[N]`` tensor: MatMul by a ``[m, 1]`` column, then
+        Reshape (onnxruntime's MatMul by a 1-D vector takes a path about 25x slower)."""
+        name = self.name("w")
+        self.constants.append(helper.make_tensor(name, TensorProto.DOUBLE, [len(weights), 1], weights))
+        return self.op("Reshape", self.op("MatMul", matrix, name), self.int64s([-1]))
+
     def doubles(self, values: list[float]) -> str:
         """A 1-D double constant (a lookup table for ``Gather``)."""
         name = self.name("t")
@@ -331,10 +338,11 @@ def _ordered_total(g: Graph, model: Model, x: dict[str, str], rows_of: str, out:
     # intercept + part0 + part1 + ..., left to right; the last node writes ``out``. A nonzero
     # intercept is a constant in the first Add; a zero one is a ConstantOfShape tensor, since
     # onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0 must still give 0.0).
-    total = g.double(model.intercept)
     if model.intercept == 0 or not parts:
         total = g.op("ConstantOfShape", g.op("Shape", rows_of, end=1), value=helper.make_tensor(
             "intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]), out=None if parts or unscorable else out)
+    else:
+        total = g.double(model.intercept)
     for k, (join, part) in enumerate(parts):
         last = k == len(parts) - 1 and unscorable is None
         total = g.op(join, total, part, out=out if last else None)
@@ -348,6 +356,33 @@ def _ordered_total(g: Graph, model: Model, x: dict[str, str], rows_of: str, out:
 
 def _integral(value: object) -> bool:
     return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def _step(t: float) -> bool:
+    """Whether ``[x >= t]`` can be a step ``Clip((x - t') * k, 0, 1)``: ``t'`` the double
+    below ``t`` and ``k = 1 / (t - t')`` a power of two a double holds (not for ``t`` within
+    about 2^-1000 of 0)."""
+    return math.isfinite(1.0 / (t - math.nextafter(t, -math.inf)))
+
+
+def _steps(g: Graph, x: str, width: int, steps: list[tuple[int, float, float]]) -> str:
+    """A double ``[N, m]`` tensor of 1.0 where ``x[:, column] >= t`` and 0.0 elsewhere, one
+    column per step, NaN in a row holding a NaN: one ``Gemm`` (``x * k - t' * k``, with ``t'``
+    the double below ``t`` and ``k = 1 / (t - t')`` a power of two, so every product and the
+    one rounded sum are ``k * (x - t')`` exactly: 0 at ``x = t'``, at least 1 from ``x = t``
+    on, negative below) and a ``Clip`` to [0, 1]; both are among onnxruntime's fastest
+    kernels, where a comparison with a broadcast threshold row and the Cast of its booleans
+    run several times slower."""
+    scale = [[0.0] * len(steps) for _ in range(width)]
+    bias = []
+    for c, (column, t, _) in enumerate(steps):
+        below = math.nextafter(t, -math.inf)
+        k = 1.0 / (t - below)
+        scale[column][c] = k
+        bias.append(-below * k)
+    b = g.name("steps")
+    g.constants.append(helper.make_tensor(b, TensorProto.DOUBLE, [width, len(steps)], [v for row in scale for v in row]))
+    return g.op("Clip", g.op("Gemm", x, b, g.doubles(bias)), g.double(0), g.double(1))
 
 
 def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> str:
@@ -381,8 +416,26 @@ def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> st
     numeric = [t for t in model.terms if model.input(t.input).type != "categorical"]
     sums = []
     conditions = []
+    offset = 0  # points of "<" conditions written as points - points * [x >= t]
+    if not model.unmet:  # a NaN reaches only rows that have no score anyway: conditions as steps
+        steps: list[tuple[int, float, float]] = []  # (column, t, points of [x >= t])
+        for t in numeric:
+            if t.op == "<" and _step(float(t.value)):
+                steps.append((index[t.input], float(t.value), -float(t.points)))
+                offset += t.points
+            elif t.op == ">=" and _step(float(t.value)):
+                steps.append((index[t.input], float(t.value), float(t.points)))
+            elif t.op == "==" and _step(float(t.value)) and _step(math.nextafter(float(t.value), math.inf)):
+                steps.append((index[t.input], float(t.value), float(t.points)))
+                steps.append((index[t.input], math.nextafter(float(t.value), math.inf), -float(t.points)))
+        if steps:
+            sums.append(g.matvec(_steps(g, x, len(columns), steps), [p for _, _, p in steps]))
+        numeric_left = [t for t in numeric if t.op == "linear" or not _step(float(t.value))
+                        or (t.op == "==" and not _step(math.nextafter(float(t.value), math.inf)))]
+    else:
+        numeric_left = numeric
     for op, onnx_op in ((">=", "GreaterOrEqual"), ("<", "Less"), ("==", "Equal")):
-        terms = [t for t in numeric if t.op == op]
+        terms = [t for t in numeric_left if t.op == op]
         if terms:
             conditions.append((terms, g.op(onnx_op, block(terms), g.doubles([float(t.value) for t in terms]))))
     unknown = [t for t in numeric if t.op == "missing"]
@@ -392,33 +445,54 @@ def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> st
     if conditions:
         met = conditions[0][1] if len(conditions) == 1 else g.op("Concat", *(c for _, c in conditions), axis=1)
         points = [float(t.points) for terms, _ in conditions for t in terms]
-        sums.append(g.op("MatMul", g.op("Cast", met, to=TensorProto.DOUBLE), g.doubles(points)))
+        sums.append(g.matvec(g.op("Cast", met, to=TensorProto.DOUBLE), points))
     linear = [t for t in numeric if t.op == "linear"]
-    if linear:
-        values = block(linear)
-        sums.append(g.op("MatMul", values, g.doubles([float(t.points) for t in linear])))
-    needed = [n for n in columns if n in {i.name for i in model.needs_value} and n not in {t.input for t in linear}]
-    if needed:  # NaN times 0 is NaN: a row missing one of them sums to NaN, the others to 0
-        sums.append(g.op("MatMul", g.op("Gather", matrix, g.int64s([index[n] for n in needed]), axis=1),
-                         g.doubles([0.0] * len(needed))))
+    weights: dict[str, float] = {}
+    for t in linear:
+        weights[t.input] = weights.get(t.input, 0.0) + float(t.points)
+    needed = {i.name for i in model.needs_value}
+    values = None
+    if not model.unmet and any(n in needed or n in weights for n in columns):
+        # "null" or imputing: every numeric column not imputed is needed, and NaN times 0 is
+        # NaN, so one MatMul over the whole matrix (0 for the columns of conditions) adds the
+        # linear terms and gives a row missing a needed value NaN
+        values, weights = x, {n: weights.get(n, 0.0) for n in columns}
+    elif linear:  # "unmet": the linear terms' columns only (a missing value elsewhere meets no condition)
+        values = g.op("Gather", x, g.int64s([index[n] for n in weights]), axis=1)
+    if values is not None:
+        sums.append(g.matvec(values, list(weights.values())))
     categorical = [t for t in model.terms if model.input(t.input).type == "categorical"]
     if categorical:
-        sub = Model(kind=model.kind, target=model.target, inputs=tuple(i for i in model.inputs if i.type == "categorical"),
-                    terms=tuple(categorical), intercept=0, missing=model.missing)
+        # the text inputs' terms, added one by one (integers: exact in any order) with their missing values
+        sub = Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=tuple(categorical), intercept=0,
+                    missing=model.missing)
         sums.append(_ordered_total(g, sub, {i.name: i.name for i in sub.used_inputs}, sub.used_inputs[0].name, None))
     if not sums:  # no terms: the intercept for every row
         return ordered(g, "score")
     fast = g.branch() if linear else g  # with linear terms, the sum of the parts is the If's first branch
-    total = fast.double(model.intercept)
+    total = fast.double(model.intercept + offset)
     for k, part in enumerate(sums):
         total = fast.op("Add", total, part, out=("fast_score" if linear else "score") if k == len(sums) - 1 else None)
     if not linear:
         return total
-    limit = float(min(model.int_limits.get(t.input, EXACT) for t in linear))
-    fraction = g.op("Greater", g.op("Sub", values, g.op("Floor", values)), g.double(0))  # NaN: False
-    beyond = g.op("Greater", g.op("Abs", values), g.double(limit))
-    exact = g.op("Not", g.op("Cast", g.op("ReduceMax", g.op("Cast", g.op("Or", fraction, beyond), to=TensorProto.DOUBLE),
-                                           keepdims=0), to=TensorProto.BOOL))
+    # MatMul adds in its own order: exact when every linear value is an integer and each row's sum of
+    # |points| * |value| stays within 2^53 with the conditions' points (then no partial sum rounds, and
+    # the runtime, in ints or doubles, gets the same integer). Per batch, else the ordered chain.
+    # The test reads only the linear terms' columns: the whole matrix holds others (selected by
+    # a MatMul with a 0/1 matrix, exact, and faster than Gather).
+    lin = [n for n, w in weights.items() if w != 0]
+    if len(lin) < len(weights):
+        b = g.name("select")
+        g.constants.append(helper.make_tensor(b, TensorProto.DOUBLE, [len(weights), len(lin)],
+                                              [1.0 if n == m else 0.0 for n in weights for m in lin]))
+        values, weights = g.op("MatMul", values, b), {n: weights[n] for n in lin}
+    magnitude = [abs(w) for w in weights.values()]
+    bound = (EXACT - abs(model.intercept) - sum(abs(t.points) for t in model.terms if t.op != "linear")) * (1 - 2**-40)
+    fraction = g.matvec(g.op("Sub", values, g.op("Floor", values)), magnitude)  # NaN for NaN rows: no verdict
+    size = g.matvec(g.op("Abs", values), magnitude)
+    bad = g.op("Or", g.op("Greater", fraction, g.double(0)), g.op("Greater", size, g.double(float(bound))))
+    exact = g.op("Not", g.op("Cast", g.op("ReduceMax", g.op("Cast", bad, to=TensorProto.DOUBLE), keepdims=0),
+                             to=TensorProto.BOOL))
     slow = g.branch()
     ordered(slow, "ordered_score")
     g.op("If", exact, out="score",

@@ -220,13 +220,21 @@ def _predicate(d: _Doc, parent: ET.Element, term: Term, field: str, inp: Input) 
 
 
 def _blank_as_missing(d: _Doc, parent: ET.Element, inp: Input, imputed: object) -> str:
-    """A derived field holding the input, a blank text read as missing (``if(not(matches(x,
-    BLANK)), x)``, missing where blank) or as the imputed value (``if(matches(x, BLANK),
-    imputed, x)``); returns its name."""
+    """A derived field holding the input, a blank text read as missing
+    (``if(isNotMissing(x), if(not(matches(x, BLANK)), x))``: an ``if`` without an else is
+    missing where its condition fails, and ``matches`` takes no missing value) or as the
+    imputed value (``if(matches(x, BLANK), imputed, x)``: the mining schema has already put
+    the imputed value where x was missing); returns its name."""
     name = _unique(f"{inp.name} (blank is missing)", d.taken)
     field = d.el(parent, "DerivedField", name=name, optype="categorical", dataType="string")
-    choose = d.apply(field, "if")
-    blank = d.apply(choose if imputed is not None else d.apply(choose, "not"), "matches")
+    if imputed is None:
+        present = d.apply(field, "if")
+        d.el(d.apply(present, "isNotMissing"), "FieldRef", field=inp.name)
+        choose = d.apply(present, "if")
+        blank = d.apply(d.apply(choose, "not"), "matches")
+    else:
+        choose = d.apply(field, "if")
+        blank = d.apply(choose, "matches")
     d.el(blank, "FieldRef", field=inp.name)
     d.constant(blank, BLANK)
     if imputed is not None:
