@@ -45,6 +45,16 @@ slower than the chain of ``Add``; a single MatMul over the stacked inputs (what 
 emits) is exact only on integers, and the run-time test for integral inputs (Floor/compare/
 reduce over every value) plus the Concat that stacks the columns cost more than the ordered
 adds they replace (benchmarks/RESULTS.md).
+
+``--onnx-input matrix`` (``build(model, "matrix")``): the numeric and binary inputs arrive
+already stacked, in one ``double [N, k]`` input in a stated order (:func:`matrix_columns`,
+recorded in the metadata), text inputs apart as named ``string [N]`` inputs. There no Concat
+is needed, and an integer model (whole-number points and intercept) is scored by a handful of
+MatMul-class kernels whatever its number of terms (:func:`_matrix_total`): conditions as 0/1
+steps of one Gemm and one Clip, or comparisons under "unmet", then a MatMul by their points;
+linear terms one MatMul, behind an ``If`` that keeps the sum exact. onnxruntime's MatMul by a
+1-D vector is about 25x slower than by a ``[k, 1]`` column, so every product here is by a column,
+reshaped to ``[N]``.
 """
 from __future__ import annotations
 
