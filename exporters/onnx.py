@@ -49,12 +49,15 @@ adds they replace (benchmarks/RESULTS.md).
 ``--onnx-input matrix`` (``build(model, "matrix")``): the numeric and binary inputs arrive
 already stacked, in one ``double [N, k]`` input in a stated order (:func:`matrix_columns`,
 recorded in the metadata), text inputs apart as named ``string [N]`` inputs. There no Concat
-is needed, and an integer model (whole-number points and intercept) is scored by a handful of
-MatMul-class kernels whatever its number of terms (:func:`_matrix_total`): conditions as 0/1
-steps of one Gemm and one Clip, or comparisons under "unmet", then a MatMul by their points;
-linear terms one MatMul, behind an ``If`` that keeps the sum exact. onnxruntime's MatMul by a
-1-D vector is about 25x slower than by a ``[k, 1]`` column, so every product here is by a column,
-reshaped to ``[N]``.
+is needed, and an integer model of conditions (whole-number points and intercept, no linear
+term) is scored by a handful of kernels whatever its number of terms (:func:`_matrix_total`):
+its numeric conditions as 0/1 steps of one Gemm and one Clip (comparisons under "unmet"),
+then one MatMul by their points (onnxruntime's MatMul by a 1-D vector is about 25x slower than
+by a ``[k, 1]`` column, so the product is by a column, reshaped to ``[N]``). Other models take
+the matrix's columns apart with one Split and add the terms in order, as with named inputs.
+Measured (benchmarks/RESULTS.md): every pass over the [N, k] matrix leaves the cache that the
+one-column tensors of a 65,536-row batch stay in, so on the benchmark model the matrix input
+runs slower than named columns, and neither reaches skl2onnx's single MatMul.
 """
 from __future__ import annotations
 
@@ -116,13 +119,6 @@ class Graph:
 
     def int64(self, value: int) -> str:
         return self._constant("i", TensorProto.INT64, value)
-
-    def branch(self) -> "Graph":
-        """A graph for an ``If`` branch: its own nodes, the same names, constants and counter
-        (a branch reads the outer graph's tensors and initializers by name)."""
-        other = Graph(set())
-        other.taken, other.counter, other.constants, other.known = self.taken, self.counter, self.constants, self.known
-        return other
 
     def int64s(self, values: list[int]) -> str:
         """A 1-D int64 constant (the columns ``Gather`` takes)."""
@@ -396,119 +392,80 @@ def _steps(g: Graph, x: str, width: int, steps: list[tuple[int, float, float]]) 
 
 
 def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> str:
-    """The score from the matrix input. With integer points and intercept every condition
-    adds an integer, so their sum is exact in any order: the numeric conditions are one
-    ``MatMul`` of their 0/1 matrix by the points, the linear terms one ``MatMul`` of their
-    columns by the points, which is exact while every value of those columns is an integer
-    within the model's integer range (``model.int_limits``); an ``If`` checks that per batch
-    and otherwise runs the terms one by one in the model's order, as does a model with
-    fractional points (always), so the score is the runtime's to the bit in every case."""
+    """The score from the matrix input. An integer model (whole-number points and intercept)
+    with no linear term adds only integers, whose sum no order changes: its numeric conditions
+    are one MatMul of their 0/1 matrix by the points (steps of one Gemm and one Clip, or under
+    "unmet", where a NaN must meet no condition, comparisons). Any other model (a linear term,
+    whose values may be fractions, or fractional points) adds the terms one by one in the
+    model's order from the matrix's columns (one Split), so the score is the runtime's to the
+    bit in every case."""
+    numeric = [t for t in model.terms if model.input(t.input).type != "categorical"]
+    integer = _integral(model.intercept) and all(_integral(t.points) for t in model.terms)
+    if not integer or any(t.op == "linear" for t in numeric) or not numeric:
+        x = {inp.name: inp.name for inp in model.used_inputs if inp.type == "categorical"}
+        if columns:
+            parts = [g.name("column") for _ in columns]
+            g.nodes.append(helper.make_node("Split", [matrix], parts, name=parts[0], axis=1, num_outputs=len(columns)))
+            flat = g.int64s([-1])
+            x.update({name: g.op("Reshape", part, flat) for name, part in zip(columns, parts)})
+        return _ordered_total(g, model, x, matrix, "score")
     index = {name: k for k, name in enumerate(columns)}
-
-    def column(h: Graph, name: str) -> str:
-        return h.op("Gather", matrix, h.int64(index[name]), axis=1)
-
-    def ordered(h: Graph, out: str) -> str:
-        x = {inp.name: inp.name if inp.type == "categorical" else column(h, inp.name) for inp in model.used_inputs}
-        return _ordered_total(h, model, x, matrix, out)
-
-    if not (_integral(model.intercept) and all(_integral(t.points) for t in model.terms)):
-        return ordered(g, "score")
     imputed = model.imputed
     x = matrix
     if any(name in imputed for name in columns):
         fill = [float(coerce(model.input(n), imputed[n])) if n in imputed else math.nan for n in columns]
         x = g.op("Where", g.op("IsNaN", matrix), g.doubles(fill), matrix)
 
-    def block(terms: list[Term]) -> str:
-        return g.op("Gather", x, g.int64s([index[t.input] for t in terms]), axis=1)
+    def block(terms: list[Term], source: str) -> str:
+        return g.op("Gather", source, g.int64s([index[t.input] for t in terms]), axis=1)
 
-    numeric = [t for t in model.terms if model.input(t.input).type != "categorical"]
     sums = []
-    conditions = []
     offset = 0  # points of "<" conditions written as points - points * [x >= t]
+    compared = numeric
+    poisoned = False  # whether a NaN of a needed column already makes its row's sum NaN
     if not model.unmet:  # a NaN reaches only rows that have no score anyway: conditions as steps
         steps: list[tuple[int, float, float]] = []  # (column, t, points of [x >= t])
+        compared = []
         for t in numeric:
-            if t.op == "<" and _step(float(t.value)):
-                steps.append((index[t.input], float(t.value), -float(t.points)))
+            value = float(t.value)  # type: ignore[arg-type]
+            if t.op == "<" and _step(value):
+                steps.append((index[t.input], value, -float(t.points)))
                 offset += t.points
-            elif t.op == ">=" and _step(float(t.value)):
-                steps.append((index[t.input], float(t.value), float(t.points)))
-            elif t.op == "==" and _step(float(t.value)) and _step(math.nextafter(float(t.value), math.inf)):
-                steps.append((index[t.input], float(t.value), float(t.points)))
-                steps.append((index[t.input], math.nextafter(float(t.value), math.inf), -float(t.points)))
-        if steps:
+            elif t.op == ">=" and _step(value):
+                steps.append((index[t.input], value, float(t.points)))
+            elif t.op == "==" and _step(value) and _step(math.nextafter(value, math.inf)):
+                steps.append((index[t.input], value, float(t.points)))
+                steps.append((index[t.input], math.nextafter(value, math.inf), -float(t.points)))
+            else:
+                compared.append(t)
+        if steps:  # the Gemm reads every column: NaN times 0 is NaN, so a row missing any needed value is NaN
             sums.append(g.matvec(_steps(g, x, len(columns), steps), [p for _, _, p in steps]))
-        numeric_left = [t for t in numeric if t.op == "linear" or not _step(float(t.value))
-                        or (t.op == "==" and not _step(math.nextafter(float(t.value), math.inf)))]
-    else:
-        numeric_left = numeric
+            poisoned = True
+    conditions = []
     for op, onnx_op in ((">=", "GreaterOrEqual"), ("<", "Less"), ("==", "Equal")):
-        terms = [t for t in numeric_left if t.op == op]
+        terms = [t for t in compared if t.op == op]
         if terms:
-            conditions.append((terms, g.op(onnx_op, block(terms), g.doubles([float(t.value) for t in terms]))))
-    unknown = [t for t in numeric if t.op == "missing"]
+            conditions.append((terms, g.op(onnx_op, block(terms, x), g.doubles([float(t.value) for t in terms]))))
+    unknown = [t for t in compared if t.op == "missing"]
     if unknown:
-        conditions.append((unknown, g.op("IsNaN", g.op("Gather", matrix, g.int64s([index[t.input] for t in unknown]),
-                                                         axis=1))))
+        conditions.append((unknown, g.op("IsNaN", block(unknown, matrix))))
     if conditions:
         met = conditions[0][1] if len(conditions) == 1 else g.op("Concat", *(c for _, c in conditions), axis=1)
-        points = [float(t.points) for terms, _ in conditions for t in terms]
-        sums.append(g.matvec(g.op("Cast", met, to=TensorProto.DOUBLE), points))
-    linear = [t for t in numeric if t.op == "linear"]
-    weights: dict[str, float] = {}
-    for t in linear:
-        weights[t.input] = weights.get(t.input, 0.0) + float(t.points)
-    needed = {i.name for i in model.needs_value}
-    values = None
-    if not model.unmet and any(n in needed or n in weights for n in columns):
-        # "null" or imputing: every numeric column not imputed is needed, and NaN times 0 is
-        # NaN, so one MatMul over the whole matrix (0 for the columns of conditions) adds the
-        # linear terms and gives a row missing a needed value NaN
-        values, weights = x, {n: weights.get(n, 0.0) for n in columns}
-    elif linear:  # "unmet": the linear terms' columns only (a missing value elsewhere meets no condition)
-        values = g.op("Gather", x, g.int64s([index[n] for n in weights]), axis=1)
-    if values is not None:
-        sums.append(g.matvec(values, list(weights.values())))
+        sums.append(g.matvec(g.op("Cast", met, to=TensorProto.DOUBLE), [float(t.points) for terms, _ in conditions
+                                                                          for t in terms]))
+    needed = [n for n in columns if n in {i.name for i in model.needs_value}]
+    if needed and not poisoned:  # NaN times 0 is NaN: a row missing one of them sums to NaN, the others to 0
+        sums.append(g.matvec(g.op("Gather", matrix, g.int64s([index[n] for n in needed]), axis=1), [0.0] * len(needed)))
     categorical = [t for t in model.terms if model.input(t.input).type == "categorical"]
     if categorical:
         # the text inputs' terms, added one by one (integers: exact in any order) with their missing values
         sub = Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=tuple(categorical), intercept=0,
                     missing=model.missing)
         sums.append(_ordered_total(g, sub, {i.name: i.name for i in sub.used_inputs}, sub.used_inputs[0].name, None))
-    if not sums:  # no terms: the intercept for every row
-        return ordered(g, "score")
-    fast = g.branch() if linear else g  # with linear terms, the sum of the parts is the If's first branch
-    total = fast.double(model.intercept + offset)
+    total = g.double(model.intercept + offset)
     for k, part in enumerate(sums):
-        total = fast.op("Add", total, part, out=("fast_score" if linear else "score") if k == len(sums) - 1 else None)
-    if not linear:
-        return total
-    # MatMul adds in its own order: exact when every linear value is an integer and each row's sum of
-    # |points| * |value| stays within 2^53 with the conditions' points (then no partial sum rounds, and
-    # the runtime, in ints or doubles, gets the same integer). Per batch, else the ordered chain.
-    # The test reads only the linear terms' columns: the whole matrix holds others (selected by
-    # a MatMul with a 0/1 matrix, exact, and faster than Gather).
-    lin = [n for n, w in weights.items() if w != 0]
-    if len(lin) < len(weights):
-        b = g.name("select")
-        g.constants.append(helper.make_tensor(b, TensorProto.DOUBLE, [len(weights), len(lin)],
-                                              [1.0 if n == m else 0.0 for n in weights for m in lin]))
-        values, weights = g.op("MatMul", values, b), {n: weights[n] for n in lin}
-    magnitude = [abs(w) for w in weights.values()]
-    bound = (EXACT - abs(model.intercept) - sum(abs(t.points) for t in model.terms if t.op != "linear")) * (1 - 2**-40)
-    fraction = g.matvec(g.op("Sub", values, g.op("Floor", values)), magnitude)  # NaN for NaN rows: no verdict
-    size = g.matvec(g.op("Abs", values), magnitude)
-    bad = g.op("Or", g.op("Greater", fraction, g.double(0)), g.op("Greater", size, g.double(float(bound))))
-    exact = g.op("Not", g.op("Cast", g.op("ReduceMax", g.op("Cast", bad, to=TensorProto.DOUBLE), keepdims=0),
-                             to=TensorProto.BOOL))
-    slow = g.branch()
-    ordered(slow, "ordered_score")
-    g.op("If", exact, out="score",
-         then_branch=helper.make_graph(fast.nodes, "matmul", [], [helper.make_tensor_value_info("fast_score", TensorProto.DOUBLE, ["N"])]),
-         else_branch=helper.make_graph(slow.nodes, "ordered", [], [helper.make_tensor_value_info("ordered_score", TensorProto.DOUBLE, ["N"])]))
-    return "score"
+        total = g.op("Add", total, part, out="score" if k == len(sums) - 1 else None)
+    return total
 
 
 def render(model: Model, onnx_input: str = "columns") -> bytes:

@@ -1,7 +1,7 @@
 """``--onnx-input matrix``: the numeric inputs stacked in one double [N, k] input, in the order
-the metadata states, scored in onnxruntime to the runtime's bit on every row: integer models
-through MatMul, anything else (fractional values of linear terms, fractional points, values
-beyond the model's integer range) through the terms in the model's order."""
+the metadata states, scored in onnxruntime to the runtime's bit on every row: integer models of
+conditions through Gemm/MatMul, anything else (linear terms, whose values may be fractions or
+beyond the model's integer range; fractional points) through the terms in the model's order."""
 from __future__ import annotations
 
 import dataclasses
@@ -79,13 +79,14 @@ def test_an_integer_model_is_matmuls_not_one_node_per_term():
     assert run(model, data.tolist()) == [(score(model, r), predict(model, r)) for r in rows]
 
 
-def test_fractional_and_huge_linear_values_take_the_ordered_sum_and_stay_exact():
-    """MatMul adds in its own order; where that could change the double (0.1 + 0.2 ...,
-    values beyond the model's integer range), the batch is scored term by term."""
+def test_linear_terms_add_in_the_models_order_whatever_their_values():
+    """MatMul adds in its own order, which could change the double (0.1 + 0.2 ..., values
+    beyond the model's integer range): a model with linear terms is scored term by term."""
     model = dataclasses.replace(breastcancer_model(), intercept=-8)
     batches = [[[0.1, 0.2], [0.7, 1e16 + 2], [3, 4]],  # fractional, beyond the integer range
                [[2**52, 2**52], [5, 3]],                  # integral, but a sum no double holds
-               [[1, 2], [10, 10]]]                        # the MatMul path
+               [[1, 2], [10, 10]]]
+    assert "Split" in [n.op_type for n in onnx_export.build(model, "matrix").graph.node]
     for batch in batches:
         rows = [{"UniformityOfCellSize": a, "BareNuclei": b} for a, b in batch]
         assert run(model, batch) == [(score(model, r), predict(model, r)) for r in rows]
