@@ -141,3 +141,42 @@ def test_a_label_with_a_control_character_is_a_visible_reason_code():
                   terms=(Term("a", ">=", 1, 1, "ring\x07 \u202ebell"),), intercept=0)
     assert pmml.reason_codes(model) == ["ring[U+0007] [U+202E]bell"]
     assert check(model, [{"a": 0}, {"a": 2}]).ok
+
+
+def _trained(kind: str) -> tuple[Model, list[dict]]:
+    """A TILM on numeric columns with risk steps at 60 and 75 (rules that overlap on one
+    column) and an M-of-N table on text columns (rules and negations on the raw levels), each
+    proven at once (work limit / exhaustive search; the time limit is only a safety net)."""
+    import numpy as np
+    import pandas as pd
+    from scorecard.trainer.data.prepare import prepare
+    from scorecard.trainer.options.config import TrainConfig
+    from scorecard.trainer.train import train
+
+    rng = np.random.default_rng(0)
+    if kind == "tilm":
+        frame = pd.DataFrame({"age": rng.integers(30, 90, 150), "nodes": rng.integers(0, 8, 150)})
+        risk = (frame.age >= 60).astype(int) + (frame.age >= 75) + 2 * (frame.nodes >= 3) + rng.normal(0, 0.4, 150)
+        frame["y"] = (risk >= 2).astype(int)
+        config = TrainConfig(model="tilm", c0=0.01, max_thresholds=8, coef_min=-3, coef_max=3, time_limit=120)
+        model = train(prepare(frame, "y"), config, work_limit=1)
+    else:
+        frame = pd.DataFrame({"odor": rng.choice(["none", "foul", "almond", "anise"], 120),
+                              "ring": rng.choice(["one", "two"], 120)})
+        frame["y"] = ((frame.odor != "none") & (frame.odor != "almond") | (frame.ring == "two")).astype(int)
+        model = train(prepare(frame, "y"), TrainConfig(model="mofn", c0=0.001, time_limit=120))
+    rows = frame.drop(columns="y").to_dict("records")
+    return model, rows + [{k: None for k in rows[0]}]
+
+
+@pytest.mark.parametrize("kind", ["tilm", "mofn"])
+def test_trained_tilm_and_m_of_n_models_run_in_the_engine_and_the_matrix_graph(kind):
+    model, rows = _trained(kind)
+    groups = pmml.characteristics(model)
+    if kind == "tilm":  # rules on one column can hold together: one Characteristic each
+        assert len(groups) == len(model.terms) > len({t.input for t in model.terms})
+    else:  # levels of one text column: one Characteristic per column
+        assert len(groups) == len({t.input for t in model.terms}) < len(model.terms)
+    result = check(model, rows)
+    assert result.ok, result.line()
+    assert verify_module.check_onnx(model, verify_module.cases_for(model, rows), "matrix").ok
