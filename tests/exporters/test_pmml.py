@@ -180,3 +180,15 @@ def test_trained_tilm_and_m_of_n_models_run_in_the_engine_and_the_matrix_graph(k
     result = check(model, rows)
     assert result.ok, result.line()
     assert verify_module.check_onnx(model, verify_module.cases_for(model, rows), "matrix").ok
+
+
+def test_line_breaks_and_tabs_in_names_and_categories_survive_the_xml():
+    """An attribute's raw line break or tab would read back as a space: they are written as
+    character references, so the engine matches the exact name and category."""
+    name, column, level = "a\r\nb\tc  ", "c\r", "p\rq\n"
+    model = Model(kind="linear", target=Target("y", 1), inputs=(Input(name, "numeric"), Input(column, "categorical")),
+                  terms=(Term(name, ">=", 1, 2, "x"), Term(column, "==", level, 1, "cat")), intercept=-1, missing="unmet")
+    assert "a&#13;&#10;b&#09;c  " in pmml.render(model)
+    rows = [{name: 2, column: level}, {name: 0, column: "p q "}, {name: None, column: None}]
+    assert [c.score for c in verify_module.cases_for(model, rows)] == [2, -1, -1]
+    assert check(model, rows).ok
