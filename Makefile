@@ -37,6 +37,8 @@ demo: $(VENV)/.installed-demo
 	$(SC) export $(MODEL) --format python -o $(OUT)/breastcancer.py
 	$(SC) export $(MODEL) --format sql --dialect sqlite -o $(OUT)/breastcancer.sql
 	$(SC) export $(MODEL) --format onnx -o $(OUT)/breastcancer.onnx
+	$(SC) export $(MODEL) --format onnx --onnx-input matrix -o $(OUT)/breastcancer-matrix.onnx
+	$(SC) export $(MODEL) --format pmml -o $(OUT)/breastcancer.pmml
 	$(SC) verify $(MODEL) --data $(DATA)
 	@echo "demo: model, scored rows and exports are in $(OUT)/"
 

@@ -45,6 +45,19 @@ slower than the chain of ``Add``; a single MatMul over the stacked inputs (what 
 emits) is exact only on integers, and the run-time test for integral inputs (Floor/compare/
 reduce over every value) plus the Concat that stacks the columns cost more than the ordered
 adds they replace (benchmarks/RESULTS.md).
+
+``--onnx-input matrix`` (``build(model, "matrix")``): the numeric and binary inputs arrive
+already stacked, in one ``double [N, k]`` input in a stated order (:func:`matrix_columns`,
+recorded in the metadata), text inputs apart as named ``string [N]`` inputs. There no Concat
+is needed, and an integer model of conditions (whole-number points and intercept, no linear
+term) is scored by a handful of kernels whatever its number of terms (:func:`_matrix_total`):
+its numeric conditions as 0/1 steps of one Gemm and one Clip (comparisons under "unmet"),
+then one MatMul by their points (onnxruntime's MatMul by a 1-D vector is about 25x slower than
+by a ``[k, 1]`` column, so the product is by a column, reshaped to ``[N]``). Other models take
+the matrix's columns apart with one Split and add the terms in order, as with named inputs.
+Measured (benchmarks/RESULTS.md): every pass over the [N, k] matrix leaves the cache that the
+one-column tensors of a 65,536-row batch stay in, so on the benchmark model the matrix input
+runs slower than named columns, and neither reaches skl2onnx's single MatMul.
 """
 from __future__ import annotations
 
@@ -107,6 +120,19 @@ class Graph:
     def int64(self, value: int) -> str:
         return self._constant("i", TensorProto.INT64, value)
 
+    def int64s(self, values: list[int]) -> str:
+        """A 1-D int64 constant (the columns ``Gather`` takes)."""
+        name = self.name("k")
+        self.constants.append(helper.make_tensor(name, TensorProto.INT64, [len(values)], values))
+        return name
+
+    def matvec(self, matrix: str, weights: list[float]) -> str:
+        """``matrix [N, m] @ weights`` as a ``[N]`` tensor: MatMul by a ``[m, 1]`` column, then
+        Reshape (onnxruntime's MatMul by a 1-D vector takes a path about 25x slower)."""
+        name = self.name("w")
+        self.constants.append(helper.make_tensor(name, TensorProto.DOUBLE, [len(weights), 1], weights))
+        return self.op("Reshape", self.op("MatMul", matrix, name), self.int64s([-1]))
+
     def doubles(self, values: list[float]) -> str:
         """A 1-D double constant (a lookup table for ``Gather``)."""
         name = self.name("t")
@@ -119,13 +145,6 @@ class Graph:
             self.known[key] = self.name(hint)
             self.constants.append(helper.make_tensor(self.known[key], dtype, [], [value]))
         return self.known[key]
-
-
-def _missing(g: Graph, inp: Input) -> str:
-    """A bool [N] tensor: True where the input holds no value (NaN, or a blank text)."""
-    if inp.type == "categorical":
-        return g.op("RegexFullMatch", inp.name, pattern=BLANK)
-    return g.op("IsNaN", inp.name)
 
 
 def _value(g: Graph, inp: Input, value: object) -> str:
@@ -207,10 +226,22 @@ def _table(g: Graph, total: str, table: list[dict]) -> str:
     return g.op("Where", g.op("IsNaN", total), nan, found, out="probability")
 
 
-def build(model: Model) -> "onnx.ModelProto":
-    """The model as an ONNX ModelProto (checked with ``onnx.checker``, full check)."""
+#: The input modes: one named ``[N]`` input per model input, or the numeric inputs stacked in one matrix.
+INPUT_MODES = ("columns", "matrix")
+#: Metadata property naming the matrix input's columns, in order (a JSON list).
+MATRIX_COLUMNS = "matrix_columns"
+
+
+def build(model: Model, onnx_input: str = "columns") -> "onnx.ModelProto":
+    """The model as an ONNX ModelProto (checked with ``onnx.checker``, full check).
+
+    ``onnx_input="matrix"``: the numeric and binary inputs the model uses arrive stacked in
+    one ``double [N, k]`` input (see :func:`matrix_columns` for the name and the order),
+    categorical ones as named ``string [N]`` inputs."""
     if onnx is None:
         raise ExportError("the onnx export needs the onnx package: pip install 'scorecard[onnx]'")
+    if onnx_input not in INPUT_MODES:
+        raise ExportError(f"--onnx-input must be one of {', '.join(INPUT_MODES)}, got {onnx_input!r}")
     if not model.inputs:
         raise ExportError("an ONNX export needs at least one input to know how many rows it scores")
     outputs_named = added_columns(model)
@@ -218,52 +249,21 @@ def build(model: Model) -> "onnx.ModelProto":
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the ONNX output of that name; rename it")
     g = Graph({inp.name for inp in model.inputs} | set(outputs_named))
-    imputed = model.imputed
-    linear = {t.input for t in model.terms if t.op == "linear"}
-    needed = {inp.name for inp in model.needs_value}
-    x: dict[str, str] = {}
-    missing: list[str] = []
-    masks: dict[str, str] = {}  # "unmet": each input's missing mask, built once when a term needs it
-
-    def mask(inp: Input) -> Callable[[], str]:
-        def get() -> str:
-            if inp.name not in masks:
-                masks[inp.name] = _missing(g, inp)
-            return masks[inp.name]
-        return get
-
-    for inp in model.used_inputs:
-        if inp.name in imputed:
-            x[inp.name] = g.op("Where", _missing(g, inp), _value(g, inp, imputed[inp.name]), inp.name)
-            continue
-        x[inp.name] = inp.name
-        # a NaN read by a linear term makes the sum NaN by itself (under "unmet" the inputs of
-        # linear terms are the only ones needed, so none gets a test)
-        if inp.name in needed and inp.name not in linear:
-            missing.append(_missing(g, inp))
-    unscorable = None
-    if missing:
-        unscorable = missing[0]
-        for mask in missing[1:]:
-            unscorable = g.op("Or", unscorable, mask)
-    exact_where = model.intercept == 0 and math.copysign(1.0, model.intercept) < 0
-    parts = [_term(g, term, model.input(term.input), x[term.input], exact_where,
-                   mask(model.input(term.input)) if model.unmet else None) for term in model.terms]
-    # intercept + part0 + part1 + ..., left to right; the last node writes "score". A nonzero
-    # intercept is a constant in the first Add; a zero one is a ConstantOfShape tensor, since
-    # onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0 must still give 0.0).
-    total = g.double(model.intercept)
-    if model.intercept == 0 or not parts:
-        total = g.op("ConstantOfShape", g.op("Shape", model.inputs[0].name), value=helper.make_tensor(
-            "intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]), out=None if parts else "score")
-    for k, (join, part) in enumerate(parts):
-        last = k == len(parts) - 1 and unscorable is None
-        total = g.op(join, total, part, out="score" if last else None)
-    if unscorable is not None:
-        # NaN where a row cannot be scored: times 1.0 (exact, signed zeros too) or 0/0, which
-        # two fast kernels give sooner than Where with a scalar branch
-        present = g.op("Cast", g.op("Not", unscorable), to=TensorProto.DOUBLE)
-        total = g.op("Mul", total, g.op("Div", present, present), out="score")
+    if onnx_input == "columns":
+        total = _ordered_total(g, model, {inp.name: inp.name for inp in model.used_inputs}, model.inputs[0].name, "score")
+        inputs = [helper.make_tensor_value_info(
+            inp.name, TensorProto.STRING if inp.type == "categorical" else TensorProto.DOUBLE, ["N"])
+            for inp in model.inputs]
+        properties = {}
+    else:
+        matrix, columns = matrix_columns(model)
+        g.taken.add(matrix)
+        total = _matrix_total(g, model, matrix, columns)
+        inputs = [helper.make_tensor_value_info(matrix, TensorProto.DOUBLE, ["N", len(columns)])]
+        inputs += [helper.make_tensor_value_info(inp.name, TensorProto.STRING, ["N"])
+                   for inp in model.used_inputs if inp.type == "categorical"]
+        properties = {"matrix_input": json.dumps(matrix, ensure_ascii=False),
+                      MATRIX_COLUMNS: json.dumps(columns, ensure_ascii=False)}
     # 1.0 or 0.0 over 1.0, and 0/0 where the score is NaN (NaN equals nothing, not itself)
     g.op("Div", g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE),
          g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out="prediction")
@@ -272,9 +272,6 @@ def build(model: Model) -> "onnx.ModelProto":
             _logistic(g, total, model.probability["scale"])
         else:
             _table(g, total, model.probability["table"])
-    inputs = [helper.make_tensor_value_info(
-        inp.name, TensorProto.STRING if inp.type == "categorical" else TensorProto.DOUBLE, ["N"])
-        for inp in model.inputs]
     outputs = [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in outputs_named]
     graph = helper.make_graph(g.nodes, "scorecard", inputs, outputs, g.constants,
                               doc_string="score = intercept + points of the terms that apply; "
@@ -287,14 +284,193 @@ def build(model: Model) -> "onnx.ModelProto":
         "missing": json.dumps(model.missing, ensure_ascii=False, sort_keys=True),
         **({} if model.probability is None else
            {"probability": json.dumps(model.probability, ensure_ascii=False, sort_keys=True)}),
+        **properties,
     })
     onnx.checker.check_model(proto, full_check=True)
     return proto
 
 
-def render(model: Model) -> bytes:
-    """The serialized ONNX model."""
-    return build(model).SerializeToString()
+def matrix_columns(model: Model) -> tuple[str, list[str]]:
+    """``--onnx-input matrix``: the matrix input's name (``features``, with ``_`` in front
+    while a model input has that name) and its columns, in order: the numeric and binary
+    inputs the model uses, in the order of ``model.inputs``."""
+    columns = [inp.name for inp in model.used_inputs if inp.type != "categorical"]
+    name = "features"
+    while any(inp.name == name for inp in model.inputs) or name in added_columns(model):
+        name = "_" + name
+    return name, columns
+
+
+def _ordered_total(g: Graph, model: Model, x: dict[str, str], rows_of: str, out: str) -> str:
+    """The score, term by term in the model's order from the ``[N]`` tensors ``x`` (input
+    name -> tensor), NaN where a row cannot be scored; the last node writes ``out``.
+    ``rows_of``: a tensor whose first dimension is the number of rows."""
+    imputed = model.imputed
+    linear = {t.input for t in model.terms if t.op == "linear"}
+    needed = {inp.name for inp in model.needs_value}
+    values: dict[str, str] = {}
+    missing: list[str] = []
+    masks: dict[str, str] = {}  # "unmet": each input's missing mask, built once when a term needs it
+
+    def missing_of(inp: Input) -> str:
+        if inp.type == "categorical":
+            return g.op("RegexFullMatch", x[inp.name], pattern=BLANK)
+        return g.op("IsNaN", x[inp.name])
+
+    def mask(inp: Input) -> Callable[[], str]:
+        def get() -> str:
+            if inp.name not in masks:
+                masks[inp.name] = missing_of(inp)
+            return masks[inp.name]
+        return get
+
+    for inp in model.used_inputs:
+        if inp.name in imputed:
+            values[inp.name] = g.op("Where", missing_of(inp), _value(g, inp, imputed[inp.name]), x[inp.name])
+            continue
+        values[inp.name] = x[inp.name]
+        # a NaN read by a linear term makes the sum NaN by itself (under "unmet" the inputs of
+        # linear terms are the only ones needed, so none gets a test)
+        if inp.name in needed and inp.name not in linear:
+            missing.append(missing_of(inp))
+    unscorable = None
+    if missing:
+        unscorable = missing[0]
+        for more in missing[1:]:
+            unscorable = g.op("Or", unscorable, more)
+    exact_where = model.intercept == 0 and math.copysign(1.0, model.intercept) < 0
+    parts = [_term(g, term, model.input(term.input), values[term.input], exact_where,
+                   mask(model.input(term.input)) if model.unmet else None) for term in model.terms]
+    # intercept + part0 + part1 + ..., left to right; the last node writes ``out``. A nonzero
+    # intercept is a constant in the first Add; a zero one is a ConstantOfShape tensor, since
+    # onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0 must still give 0.0).
+    if model.intercept == 0 or not parts:
+        total = g.op("ConstantOfShape", g.op("Shape", rows_of, end=1), value=helper.make_tensor(
+            "intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]), out=None if parts or unscorable else out)
+    else:
+        total = g.double(model.intercept)
+    for k, (join, part) in enumerate(parts):
+        last = k == len(parts) - 1 and unscorable is None
+        total = g.op(join, total, part, out=out if last else None)
+    if unscorable is not None:
+        # NaN where a row cannot be scored: times 1.0 (exact, signed zeros too) or 0/0, which
+        # two fast kernels give sooner than Where with a scalar branch
+        present = g.op("Cast", g.op("Not", unscorable), to=TensorProto.DOUBLE)
+        total = g.op("Mul", total, g.op("Div", present, present), out=out)
+    return total
+
+
+def _integral(value: object) -> bool:
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def _step(t: float) -> bool:
+    """Whether ``[x >= t]`` can be a step ``Clip((x - t') * k, 0, 1)``: ``t'`` the double
+    below ``t`` and ``k = 1 / (t - t')`` a power of two a double holds (not for ``t`` within
+    about 2^-1000 of 0)."""
+    return math.isfinite(1.0 / (t - math.nextafter(t, -math.inf)))
+
+
+def _steps(g: Graph, x: str, width: int, steps: list[tuple[int, float, float]]) -> str:
+    """A double ``[N, m]`` tensor of 1.0 where ``x[:, column] >= t`` and 0.0 elsewhere, one
+    column per step, NaN in a row holding a NaN: one ``Gemm`` (``x * k - t' * k``, with ``t'``
+    the double below ``t`` and ``k = 1 / (t - t')`` a power of two, so every product and the
+    one rounded sum are ``k * (x - t')`` exactly: 0 at ``x = t'``, at least 1 from ``x = t``
+    on, negative below) and a ``Clip`` to [0, 1]; both are among onnxruntime's fastest
+    kernels, where a comparison with a broadcast threshold row and the Cast of its booleans
+    run several times slower."""
+    scale = [[0.0] * len(steps) for _ in range(width)]
+    bias = []
+    for c, (column, t, _) in enumerate(steps):
+        below = math.nextafter(t, -math.inf)
+        k = 1.0 / (t - below)
+        scale[column][c] = k
+        bias.append(-below * k)
+    b = g.name("steps")
+    g.constants.append(helper.make_tensor(b, TensorProto.DOUBLE, [width, len(steps)], [v for row in scale for v in row]))
+    return g.op("Clip", g.op("Gemm", x, b, g.doubles(bias)), g.double(0), g.double(1))
+
+
+def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> str:
+    """The score from the matrix input. An integer model (whole-number points and intercept)
+    with no linear term adds only integers, whose sum no order changes: its numeric conditions
+    are one MatMul of their 0/1 matrix by the points (steps of one Gemm and one Clip, or under
+    "unmet", where a NaN must meet no condition, comparisons). Any other model (a linear term,
+    whose values may be fractions, or fractional points) adds the terms one by one in the
+    model's order from the matrix's columns (one Split), so the score is the runtime's to the
+    bit in every case."""
+    numeric = [t for t in model.terms if model.input(t.input).type != "categorical"]
+    integer = _integral(model.intercept) and all(_integral(t.points) for t in model.terms)
+    if not integer or any(t.op == "linear" for t in numeric) or not numeric:
+        x = {inp.name: inp.name for inp in model.used_inputs if inp.type == "categorical"}
+        if columns:
+            parts = [g.name("column") for _ in columns]
+            g.nodes.append(helper.make_node("Split", [matrix], parts, name=parts[0], axis=1, num_outputs=len(columns)))
+            flat = g.int64s([-1])
+            x.update({name: g.op("Reshape", part, flat) for name, part in zip(columns, parts)})
+        return _ordered_total(g, model, x, matrix, "score")
+    index = {name: k for k, name in enumerate(columns)}
+    imputed = model.imputed
+    x = matrix
+    if any(name in imputed for name in columns):
+        fill = [float(coerce(model.input(n), imputed[n])) if n in imputed else math.nan for n in columns]
+        x = g.op("Where", g.op("IsNaN", matrix), g.doubles(fill), matrix)
+
+    def block(terms: list[Term], source: str) -> str:
+        return g.op("Gather", source, g.int64s([index[t.input] for t in terms]), axis=1)
+
+    sums = []
+    offset = 0  # points of "<" conditions written as points - points * [x >= t]
+    compared = numeric
+    poisoned = False  # whether a NaN of a needed column already makes its row's sum NaN
+    if not model.unmet:  # a NaN reaches only rows that have no score anyway: conditions as steps
+        steps: list[tuple[int, float, float]] = []  # (column, t, points of [x >= t])
+        compared = []
+        for t in numeric:
+            value = float(t.value)  # type: ignore[arg-type]
+            if t.op == "<" and _step(value):
+                steps.append((index[t.input], value, -float(t.points)))
+                offset += t.points
+            elif t.op == ">=" and _step(value):
+                steps.append((index[t.input], value, float(t.points)))
+            elif t.op == "==" and _step(value) and _step(math.nextafter(value, math.inf)):
+                steps.append((index[t.input], value, float(t.points)))
+                steps.append((index[t.input], math.nextafter(value, math.inf), -float(t.points)))
+            else:
+                compared.append(t)
+        if steps:  # the Gemm reads every column: NaN times 0 is NaN, so a row missing any needed value is NaN
+            sums.append(g.matvec(_steps(g, x, len(columns), steps), [p for _, _, p in steps]))
+            poisoned = True
+    conditions = []
+    for op, onnx_op in ((">=", "GreaterOrEqual"), ("<", "Less"), ("==", "Equal")):
+        terms = [t for t in compared if t.op == op]
+        if terms:
+            conditions.append((terms, g.op(onnx_op, block(terms, x), g.doubles([float(t.value) for t in terms]))))
+    unknown = [t for t in compared if t.op == "missing"]
+    if unknown:
+        conditions.append((unknown, g.op("IsNaN", block(unknown, matrix))))
+    if conditions:
+        met = conditions[0][1] if len(conditions) == 1 else g.op("Concat", *(c for _, c in conditions), axis=1)
+        sums.append(g.matvec(g.op("Cast", met, to=TensorProto.DOUBLE), [float(t.points) for terms, _ in conditions
+                                                                          for t in terms]))
+    needed = [n for n in columns if n in {i.name for i in model.needs_value}]
+    if needed and not poisoned:  # NaN times 0 is NaN: a row missing one of them sums to NaN, the others to 0
+        sums.append(g.matvec(g.op("Gather", matrix, g.int64s([index[n] for n in needed]), axis=1), [0.0] * len(needed)))
+    categorical = [t for t in model.terms if model.input(t.input).type == "categorical"]
+    if categorical:
+        # the text inputs' terms, added one by one (integers: exact in any order) with their missing values
+        sub = Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=tuple(categorical), intercept=0,
+                    missing=model.missing)
+        sums.append(_ordered_total(g, sub, {i.name: i.name for i in sub.used_inputs}, sub.used_inputs[0].name, None))
+    total = g.double(model.intercept + offset)
+    for k, part in enumerate(sums):
+        total = g.op("Add", total, part, out="score" if k == len(sums) - 1 else None)
+    return total
+
+
+def render(model: Model, onnx_input: str = "columns") -> bytes:
+    """The serialized ONNX model (``onnx_input``: ``columns`` or ``matrix``, see :func:`build`)."""
+    return build(model, onnx_input).SerializeToString()
 
 
 register(Exporter(name="onnx", suffix=".onnx", render=render, binary=True,

@@ -59,7 +59,7 @@ def render(model: Model, name: str, **options: object) -> str | bytes:
     return get(name).render(model, **options)
 
 
-BUILTINS = ("html", "latex", "python", "sql", "onnx", "text")
+BUILTINS = ("html", "latex", "python", "sql", "onnx", "pmml", "text")
 
 
 def _load_builtins() -> None:

@@ -29,10 +29,11 @@ from typing import Callable, Iterable, Mapping
 
 from scorecard.runtime import Input, Model, RowError, predict, score
 from scorecard.runtime.risk import risk_function
-from scorecard.runtime.score import coerce, int_limit, is_missing
+from scorecard.runtime.score import coerce, contribution, int_limit, is_missing, read_inputs
 from scorecard.runtime.table import added_columns, csv_records, open_csv
 
 from . import onnx as onnx_export
+from . import pmml as pmml_export
 from . import python as python_export
 from . import sql as sql_export
 from .registry import ExportError
@@ -325,8 +326,10 @@ def check_postgres(model: Model, cases: list[Case], dsn: str | None = None) -> F
     return _run("sql", f"postgres {version // 10000}.{version % 10000}", cases, run, model.probability)
 
 
-def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
-    """The ONNX graph in onnxruntime (skipped when onnx or onnxruntime is not installed)."""
+def check_onnx(model: Model, cases: list[Case], onnx_input: str = "columns") -> FormatCheck:
+    """The ONNX graph in onnxruntime (skipped when onnx or onnxruntime is not installed), with
+    one named input per column (``columns``) or the numeric inputs stacked in one double
+    matrix in the stated column order (``matrix``, engine ``onnxruntime ... matrix``)."""
     try:
         import numpy as np
         import onnxruntime as ort
@@ -335,7 +338,7 @@ def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
 
     def run() -> list[Result]:
         table = _table(model, cases)
-        session = ort.InferenceSession(onnx_export.render(model), providers=["CPUExecutionProvider"])
+        session = ort.InferenceSession(onnx_export.render(model, onnx_input), providers=["CPUExecutionProvider"])
         feeds = {}
         for k, (inp, kind) in enumerate(table.columns, start=1):
             column = [row[k] for row in table.values]
@@ -343,10 +346,80 @@ def check_onnx(model: Model, cases: list[Case]) -> FormatCheck:
                 feeds[inp.name] = np.array(["" if v is None else v for v in column], dtype=object)
             else:
                 feeds[inp.name] = np.array([math.nan if v is None else float(v) for v in column], dtype=np.float64)
+        if onnx_input == "matrix":
+            matrix, columns = onnx_export.matrix_columns(model)
+            stacked = np.empty((len(cases), len(columns)), dtype=np.float64)
+            for j, name in enumerate(columns):
+                stacked[:, j] = feeds[name]
+            feeds = {name: feeds[name] for name in feeds if model.input(name).type == "categorical"
+                     and name in {i.name for i in model.used_inputs}}
+            feeds[matrix] = stacked
         columns = session.run(list(added_columns(model)), feeds)  # score, prediction (and probability)
         return [tuple(float(v) for v in row) for row in zip(*columns)]
 
-    return _run("onnx", f"onnxruntime {ort.__version__}", cases, run, model.probability)
+    engine = f"onnxruntime {ort.__version__}" + (" matrix" if onnx_input == "matrix" else "")
+    return _run("onnx", engine, cases, run, model.probability)
+
+
+#: The JPMML-Evaluator exceptions that mean "invalid result": a missing value of a
+#: ``returnInvalid`` input, or no Attribute matched (a blank text under "null").
+PMML_INVALID = ("org.jpmml.evaluator.ValueCheckException", "org.jpmml.evaluator.UndefinedResultException",
+                "org.jpmml.evaluator.InvalidResultException")
+
+
+def check_pmml(model: Model, cases: list[Case]) -> FormatCheck:
+    """The PMML Scorecard in JPMML-Evaluator (the reference PMML engine, Java through JPype),
+    one row at a time: an invalid result is no score. Also checks the reason codes: the
+    codes the engine ranks first must be the terms with positive points, ranked by
+    ``runtime.score.contribution`` (highest first, ties in term order). Skipped when
+    jpmml_evaluator or a Java runtime is missing."""
+    try:
+        import jpmml_evaluator
+    except ImportError:
+        return _skip("pmml", "jpmml-evaluator", "jpmml_evaluator is not installed (pip install 'scorecard[pmml]')")
+    import shutil
+    import xml.etree.ElementTree as ET
+
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        return _skip("pmml", "jpmml-evaluator", "no Java runtime (apt-get install openjdk-17-jre-headless)")
+    engine = f"jpmml-evaluator {jpmml_evaluator.__version__}"
+    reasons_wrong: list[str] = []
+
+    def run() -> list[Result]:
+        text = pmml_export.render(model)
+        tag = "{" + pmml_export.NAMESPACE + "}OutputField"
+        reason_fields = [f.get("name") for f in ET.fromstring(text).iter(tag) if f.get("feature") == "reasonCode"]
+        with tempfile.TemporaryDirectory(prefix="scorecard-verify-") as tmp:
+            path = os.path.join(tmp, "model.pmml")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            evaluator = jpmml_evaluator.make_evaluator(path, backend="jpype").verify()
+        table = _table(model, cases)
+        results: list[Result] = []
+        for case, row in zip(cases, table.values):
+            arguments = {inp.name: row[k] for k, (inp, _) in enumerate(table.columns, start=1)}
+            try:
+                out = evaluator.evaluate(arguments)
+            except jpmml_evaluator.JavaError as exc:
+                if exc.className not in PMML_INVALID:
+                    raise
+                results.append((None, None, None))
+                continue
+            results.append((out["score"], out["prediction"], out.get("probability")))
+            values = read_inputs(model, case.row)
+            if values is not None and not reasons_wrong:
+                want = pmml_export.ranked_reasons(model, [contribution(t, values[t.input]) for t in model.terms])
+                got = [out[name] for name in reason_fields][:len(want)]
+                if got != want:
+                    reasons_wrong.append(f"{case.where}: runtime reasons {want!r}, {engine} {got!r}")
+        return results
+
+    check = _run("pmml", engine, cases, run, model.probability)
+    if check.ok and reasons_wrong:
+        return FormatCheck("pmml", engine, False, len(cases), 1, f"reason codes differ; {reasons_wrong[0]}")
+    if check.ok:
+        return FormatCheck("pmml", engine, True, check.rows, 0, None, note=(check.note or "") + ", identical reason codes")
+    return check
 
 
 # ---------------------------------------------------------------------------- entry points
@@ -381,7 +454,8 @@ def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = No
     cases = cases_for(model, rows)
     checks = [check_golden(model, cases)] if model.golden else []
     checks += [check_python(model, cases), check_sqlite(model, cases), check_duckdb(model, cases),
-               check_postgres(model, cases, pg_dsn), check_onnx(model, cases)]
+               check_postgres(model, cases, pg_dsn), check_onnx(model, cases),
+               check_onnx(model, cases, "matrix"), check_pmml(model, cases)]
     return checks
 
 

@@ -357,10 +357,14 @@ def _csv_text(path: str):
 
 @app.command()
 def export(model: ModelPath,
-           format: Annotated[str, typer.Option("--format", help="html, latex, python, sql, onnx or text.")],
+           format: Annotated[str, typer.Option("--format", help="html, latex, python, sql, onnx, pmml or text.")],
            output: Annotated[str, typer.Option("-o", "--output", help="Where to write the file.")],
            dialect: Annotated[Optional[str], typer.Option("--dialect", help="sql: sqlite, duckdb, postgres, ansi.")] = None,
            table: Annotated[Optional[str], typer.Option("--table", help="sql: the table to read (default input).")] = None,
+           onnx_input: Annotated[Optional[str], typer.Option(
+               "--onnx-input", help="onnx: columns (one named input per column, the default) or matrix (the numeric "
+                                    "inputs in one double [N, k] input, in the order of the metadata's matrix_columns; "
+                                    "text inputs stay named).")] = None,
            ) -> None:
     """Write the model as one self-contained file in another format."""
     from scorecard.exporters.registry import get
@@ -369,12 +373,13 @@ def export(model: ModelPath,
     _check_paths([model], [("-o", output)])
     fitted = load(model)
     exporter = get(format)
-    options = {name: value for name, value in (("dialect", dialect), ("table", table)) if value is not None}
+    options = {name: value for name, value in (("dialect", dialect), ("table", table), ("onnx_input", onnx_input))
+               if value is not None}
     accepted = inspect.signature(exporter.render).parameters
     takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
     for name in options:
         if name not in accepted and not takes_any:
-            raise ExportError(f"--{name} does not apply to --format {format}")
+            raise ExportError(f"--{name.replace('_', '-')} does not apply to --format {format}")
     if exporter.name == "text":  # as `scorecard show` prints it: the options that differ from the defaults
         options["defaults"] = _training_defaults()
     write_atomic(output, exporter.render(fitted, **options))

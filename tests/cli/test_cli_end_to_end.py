@@ -111,6 +111,7 @@ def test_cv_prints_every_fold_and_writes_csv_and_svg(cli, tmp_path):
 @pytest.mark.parametrize("fmt, extra, mark", [
     ("html", (), b"<!DOCTYPE html"), ("latex", (), b"\\documentclass"), ("python", (), b"def score("),
     ("sql", ("--dialect", "duckdb"), b"SELECT"), ("onnx", (), b"score"), ("text", (), b"Benign"),
+    ("onnx", ("--onnx-input", "matrix"), b"matrix_columns"), ("pmml", (), b'useReasonCodes="true"'),
 ])
 def test_export_writes_one_file_per_format(cli, trained, tmp_path, fmt, extra, mark):
     out = tmp_path / f"model.{fmt}"
@@ -124,6 +125,9 @@ def test_verify_prints_one_line_per_check_and_exits_1_on_a_difference(cli, train
     assert run.code == 0, run.out + run.err
     lines = run.out.splitlines()
     assert any(line.startswith("python") and " ok: " in line for line in lines)
+    assert [line.split()[:2] + [line.split()[3] if "matrix" in line else ""] for line in lines
+            if line.startswith("onnx")] == [["onnx", "onnxruntime", ""], ["onnx", "onnxruntime", "matrix"]]
+    assert any(line.startswith("pmml") and " ok: " in line and "identical reason codes" in line for line in lines)
     assert not any("FAILED" in line for line in lines)
 
     tampered = json.loads(trained.read_text())

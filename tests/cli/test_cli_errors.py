@@ -106,6 +106,17 @@ def test_export_refuses_unknown_formats_and_options(cli, model_file, tmp_path):
     assert_refused(cli("export", model_file, "--format", "pdff", "-o", out), "unknown export format 'pdff'", out)
     assert_refused(cli("export", model_file, "--format", "html", "--dialect", "sqlite", "-o", out),
                    "--dialect does not apply to --format html", out)
+    assert_refused(cli("export", model_file, "--format", "sql", "--onnx-input", "matrix", "-o", out),
+                   "--onnx-input does not apply to --format sql", out)
+    assert_refused(cli("export", model_file, "--format", "onnx", "--onnx-input", "rows", "-o", out),
+                   "--onnx-input must be one of columns, matrix, got 'rows'", out)
+
+
+def test_a_model_pmml_cannot_hold_is_exit_2_with_the_reason(cli, tmp_path):
+    path, out = tmp_path / "empty.json", tmp_path / "m.pmml"
+    dump(Model("linear", Target("y", 1), (Input("a", "numeric"),), (), 1), str(path))
+    assert_refused(cli("export", path, "--format", "pmml", "-o", out),
+                   "a PMML Scorecard needs at least one Characteristic, and this model has no terms", out)
 
 
 def test_output_into_a_missing_folder(cli, model_file, write, tmp_path):

@@ -5,7 +5,8 @@ intended change, regenerate them with one command:
 
     python tests/exporters/code_golden.py
 
-(ONNX is kept in onnx.printer's text form, which reads like the graph it is.)
+(ONNX is kept in onnx.printer's text form, which reads like the graph it is, with named inputs
+and with ``--onnx-input matrix``; PMML as the XML it is.)
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ if str(HERE) not in sys.path:
 
 from code_models import breastcancer_model, heart_model, mushroom_model, unmet_model  # noqa: E402
 from scorecard.exporters import onnx as onnx_export  # noqa: E402
+from scorecard.exporters import pmml as pmml_export  # noqa: E402
 from scorecard.exporters import python as python_export  # noqa: E402
 from scorecard.exporters import sql as sql_export  # noqa: E402
 from scorecard.exporters.sql_dialects import DIALECTS  # noqa: E402
@@ -38,6 +40,8 @@ def renderings() -> dict[str, str]:
         for dialect in DIALECTS:
             out[f"{name}.{dialect}.sql"] = sql_export.render(model, dialect=dialect)
         out[f"{name}.onnx.txt"] = onnx.printer.to_text(onnx_export.build(model)) + "\n"
+        out[f"{name}.onnx-matrix.txt"] = onnx.printer.to_text(onnx_export.build(model, "matrix")) + "\n"
+        out[f"{name}.pmml"] = pmml_export.render(model)
     return out
 
 

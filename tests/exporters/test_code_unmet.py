@@ -171,7 +171,7 @@ def test_onnx_scores_nan_and_blank_strings_like_the_runtime():
 @pytest.mark.parametrize("build", [conditions_model, linear_model])
 def test_verify_agrees_in_every_engine_on_rows_with_missing_values(build, pg_dsn):
     """Golden rows with blanks, checked by `scorecard verify` in python, SQLite, DuckDB,
-    PostgreSQL and onnxruntime."""
+    PostgreSQL, onnxruntime (both input modes) and JPMML-Evaluator."""
     rows = [r for r in python_rows() if not any(isinstance(v, float) and math.isnan(v) for v in r.values())]
     model = build()
     names = [i.name for i in model.inputs]
@@ -180,5 +180,6 @@ def test_verify_agrees_in_every_engine_on_rows_with_missing_values(build, pg_dsn
     assert any(is_missing(v) for g in model.golden for v in g.row.values())
     checks = verify(model, rows, pg_dsn=pg_dsn)
     assert [(c.format, c.ok) for c in checks] == [("model", True), ("python", True), ("sql", True),
-                                                  ("sql", True), ("sql", True), ("onnx", True)], \
+                                                  ("sql", True), ("sql", True), ("onnx", True), ("onnx", True),
+                                                  ("pmml", True)], \
         [c.line() for c in checks]

@@ -11,7 +11,8 @@ from scorecard.exporters import verify as verify_module
 from scorecard.exporters.verify import FormatCheck, verify, verify_all
 from scorecard.runtime import GoldenRow, RowError
 
-ENGINES = [("python", "python"), ("sql", "sqlite"), ("sql", "duckdb"), ("sql", "postgres"), ("onnx", "onnxruntime")]
+ENGINES = [("python", "python"), ("sql", "sqlite"), ("sql", "duckdb"), ("sql", "postgres"), ("onnx", "onnxruntime"),
+           ("onnx", "onnxruntime"), ("pmml", "jpmml-evaluator")]
 
 
 def engines(checks: list[FormatCheck]) -> list[tuple[str, str]]:
@@ -25,8 +26,9 @@ def test_every_export_agrees_on_golden_and_data_rows(name, pg_dsn):
     model = with_golden(build(), rows[:20])
     checks = verify(model, rows, pg_dsn=pg_dsn)
     assert engines(checks) == [("model", "golden")] + ENGINES
+    assert [c.engine.endswith(" matrix") for c in checks if c.format == "onnx"] == [False, True]
     assert name != "mushroom" or sum(c.score is None for c in verify_module.cases_for(model, rows)) > 400
-    assert [(c.ok, c.mismatches, c.rows) for c in checks] == [(True, 0, 20)] + [(True, 0, 20 + len(rows))] * 5, \
+    assert [(c.ok, c.mismatches, c.rows) for c in checks] == [(True, 0, 20)] + [(True, 0, 20 + len(rows))] * 7, \
         [c.line() for c in checks]
 
 
@@ -84,6 +86,7 @@ def test_a_name_postgres_would_cut_short_skips_its_check_with_the_reason(pg_dsn)
                               terms=(Term(name, ">=", 18, 2, "adult"),), intercept=-1), [{name: 30}, {name: 3}])
     checks = verify(model, pg_dsn=pg_dsn)
     assert engines(checks) == [("model", "golden")] + ENGINES
+    assert [c.engine.endswith(" matrix") for c in checks if c.format == "onnx"] == [False, True]
     skipped = [c for c in checks if c.ok is None]
     assert engines(skipped) == [("sql", "postgres")]
     assert "is 66 bytes long; postgres keeps only the first 63 bytes" in skipped[0].line()
