@@ -79,13 +79,15 @@ def density(c: Card) -> str:
     return "normal" if n <= 16 else "compact" if n <= 30 else "dense" if n <= 45 else "tiny"
 
 
-def render_html(model: Model) -> str:
-    """The scorecard page of ``model``."""
+def render_html(model: Model, fragment: bool = False) -> str:
+    """The scorecard page of ``model``; with ``fragment``, only the card itself (its
+    ``<main>``, model block and calculator script, styled by scorecard.css), for a page that
+    embeds it (the ``report`` page, exporters/report.py)."""
     c = card(model)
     data = {"intercept": model.intercept, "rows": [_row_data(model, row) for row in c.rows]}
     return _env().get_template("scorecard.html.j2").render(
         card=c, model=model, symbols=SYMBOLS, density=density(c), threshold=number_text(c.threshold),
-        data=script_json(data))
+        data=script_json(data), fragment=fragment)
 
 
 register(Exporter("html", ".html", render_html,
