@@ -22,11 +22,22 @@ from scorecard.runtime.stats import PSI_BANDS, Interval, Recalibration
 from scorecard.runtime.validation import Drift, Outcome, ScoreGroup, Validation
 from scorecard.svgplot import bar_chart, calibration_chart, psi_chart, roc_chart
 
-from .html import _env, render_html
+from .html import _env, density, render_html
 from .layout import card, outcome_text, result_text, selection_text
 
-#: The printed page holds about this many card rows before the report is scaled down to fit.
-CARD_ROWS = 12
+#: The height (inches) a printed page holds: Letter's 11in less two 0.5in margins, less a
+#: little for rounding. Both pages are laid out 7.2in wide (A4's width holds that too).
+PAGE_HEIGHT = 9.6
+#: Estimated heights (inches, at zoom 1) of the parts of a page, from measured printouts.
+CHART, HEADER = 2.1, 0.7
+#: The drift page prints the distributions of the score and of at most this many inputs,
+#: those with the largest PSI (the screen shows them all).
+PRINTED_INPUTS = 8
+
+
+def zoom(height: float) -> float:
+    """The printout's zoom so that content about ``height`` inches tall fits one sheet."""
+    return min(1.0, PAGE_HEIGHT / height)
 
 
 def percent(value: float | None, digits: int = 1) -> str:
@@ -82,17 +93,27 @@ def _training(model: Model) -> list[tuple[str, str]]:
     return lines
 
 
-def _scale(model: Model, extra_lines: int = 0) -> float:
-    """The printout's zoom: 1 up to ``CARD_ROWS`` card rows, less for a taller card so the
-    report stays on one sheet."""
-    rows = len(card(model).rows) + extra_lines
-    return 1.0 if rows <= CARD_ROWS else max(0.45, CARD_ROWS / rows) ** 0.5
+def _lines(text: str, width: int) -> int:
+    """How many lines ``text`` wraps to at about ``width`` characters a line."""
+    return max(1, -(-len(text) // width))
+
+
+def _report_height(model: Model, v: Validation) -> float:
+    """About how tall the report prints at zoom 1: the card beside the data and the
+    confusion table, three charts in a row, then the numbers and the training record."""
+    c = card(model)
+    line = {"normal": 0.17, "compact": 0.15, "dense": 0.12, "tiny": 0.12}[density(c)]
+    rows = sum(0.1 + line * _lines(row.condition(), 22) for row in c.rows) + 0.3 + line * 2
+    card_height = 0.2 + 0.22 * _lines(c.title, 40) + rows + 0.45 * len(c.risk_lines()) + 0.2 * _lines(c.missing_note + c.trained, 70)
+    side = 3.3 + sum(0.06 + 0.15 * _lines(visible(i.name), 16) for i in v.inputs)
+    side += 0.15 * _lines(visible(outcome_text(model)), 14)  # the confusion table's heading
+    header = 0.25 * _lines(c.title, 55) + 0.13 * _lines(visible(outcome_text(model)), 100)
+    return HEADER + header + max(card_height, side) + CHART * 0.8 + 2.4
 
 
 def render_report(model: Model, v: Validation, data_name: str) -> str:
     """The validation report page of ``model`` on the data summarised in ``v``."""
     c = card(model)
-    risk_rows = len(c.risk_lines()) * 2 if c.risks else 0
     scores_label = [g.group.label for g in v.groups]
     negatives = sum(g.negatives for g in v.groups) or 1
     positives = sum(g.positives for g in v.groups) or 1
@@ -111,7 +132,7 @@ def render_report(model: Model, v: Validation, data_name: str) -> str:
         calibration=Markup(calibration_chart({"observed": _calibration_points(v.groups)},
                                              "Observed vs predicted risk by score")) if has_risk else None,
         distribution=Markup(distribution), percent=percent, interval_text=interval_text,
-        slope=slope, intercept=intercept, training=_training(model), zoom=_scale(model, risk_rows))
+        slope=slope, intercept=intercept, training=_training(model), zoom=zoom(_report_height(model, v)))
 
 
 # ---------------------------------------------------------------------------- monitor
@@ -172,9 +193,19 @@ def render_drift(model: Model, d: Drift) -> str:
               if o is not None and o.predicted is not None}
     if series:
         calibration = Markup(calibration_chart(series, "Observed vs predicted risk by score"))
+    lines = _outcome_lines(d.outcomes)
+    # on paper: the score and the inputs that shifted most (all of them on screen)
+    by_shift = sorted(range(1, len(d.shifts)), key=lambda k: -d.shifts[k].psi)
+    printed = {0, *by_shift[:PRINTED_INPUTS]}
+    charts = len(printed) + (calibration is not None)
+    names = sum(_lines(visible(s.name), 34) for s in d.shifts)
+    height = (HEADER + 0.9 + 0.06 * len(d.shifts) + 0.16 * names
+              + max(0.4 + 0.18 * len(d.shifts), 0.3 + 0.3 * sum(_lines(t, 60) for t in lines))
+              + -(-charts // 3) * (CHART + 0.1))
     return _env().get_template("drift.html.j2").render(
         model=model, card_title=card(model).title, d=d, version=__version__, bands=PSI_BANDS,
         psi=Markup(psi_chart([("score" if s.kind == "score" else visible(s.name), s.psi) for s in d.shifts],
                              PSI_BANDS, "Population stability index")),
-        shares=shares, calibration=calibration, outcomes=d.outcomes, lines=_outcome_lines(d.outcomes),
+        shares=shares, printed=printed, calibration=calibration, outcomes=d.outcomes, lines=lines,
+        zoom=zoom(height),
         percent=percent, interval_text=interval_text, recal=_recalibration_text)

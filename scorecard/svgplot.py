@@ -106,7 +106,7 @@ class Frame:
 
 
 def _open(frame: Frame, title: str, kind: str) -> list[str]:
-    return [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart {kind}" viewBox="0 0 {frame.width} {frame.height}" '
+    return [f'<svg class="chart {kind}" viewBox="0 0 {frame.width} {frame.height}" '
             f'font-family="sans-serif" font-size="11" role="img" aria-label="{escape(title)}">',
             f'<text x="{frame.width / 2}" y="15" text-anchor="middle" font-size="12" font-weight="bold">'
             f'{escape(title)}</text>']
@@ -232,7 +232,7 @@ def psi_chart(items: list[tuple[str, float]], bands: tuple[float, float], title:
     def x(value: float) -> float:
         return left + value / top * (width - left - 40)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart psi" viewBox="0 0 {width} {height}" '
+    out = [f'<svg class="chart psi" viewBox="0 0 {width} {height}" '
            f'font-family="sans-serif" font-size="11" role="img" aria-label="{escape(title)}">',
            f'<text x="{width / 2}" y="15" text-anchor="middle" font-size="12" font-weight="bold">{escape(title)}</text>']
     bottom = height - 18
