@@ -52,18 +52,24 @@ def percent(value: float | None, digits: int = 1) -> str:
     return f"{100 * value:.{digits}f}%"
 
 
-def interval_text(i: Interval | None, as_percent: bool = False, digits: int = 3) -> str:
-    """``0.912 (95% CI 0.881-0.943)``, or as percentages."""
+def interval_text(i: Interval | None, as_percent: bool = False, digits: int = 3, label: str = "95% CI ") -> str:
+    """``0.912 (95% CI 0.881 to 0.943)``, or as percentages; the pages pass ``label=""``
+    (they state once that every interval is 95%)."""
     if i is None:
         return "n/a"
     if as_percent:
-        return f"{percent(i.value)} (95% CI {percent(i.low)} to {percent(i.high)})"
+        return f"{percent(i.value)} ({label}{percent(i.low)} to {percent(i.high)})"
 
     def fixed(x: float) -> str:
         text = f"{x:.{digits}f}"
         return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.00"
 
-    return f"{fixed(i.value)} (95% CI {fixed(i.low)} to {fixed(i.high)})"
+    return f"{fixed(i.value)} ({label}{fixed(i.low)} to {fixed(i.high)})"
+
+
+def page_interval(i: Interval | None, as_percent: bool = False, digits: int = 3) -> str:
+    """:func:`interval_text` as the pages print it, without "95% CI"."""
+    return interval_text(i, as_percent, digits, label="")
 
 
 def _calibration_points(groups: tuple[ScoreGroup, ...]) -> list[tuple[float, float, float, float]]:
@@ -71,10 +77,10 @@ def _calibration_points(groups: tuple[ScoreGroup, ...]) -> list[tuple[float, flo
             for g in groups if g.predicted is not None]
 
 
-def _recalibration_text(r: Recalibration | None) -> tuple[str, str]:
+def _recalibration_text(r: Recalibration | None, label: str = "95% CI ") -> tuple[str, str]:
     if r is None:
         return "n/a", "n/a"
-    return interval_text(r.slope, digits=2), interval_text(r.intercept, digits=2)
+    return interval_text(r.slope, digits=2, label=label), interval_text(r.intercept, digits=2, label=label)
 
 
 def _training(model: Model) -> list[tuple[str, str]]:
@@ -122,7 +128,7 @@ def render_report(model: Model, v: Validation, data_name: str) -> str:
                                             outcome: [g.positives / positives for g in v.groups]},
                              "Score distribution by class", "share of the class", "score")
     has_risk = v.predicted is not None
-    slope, intercept = _recalibration_text(v.recalibration)
+    slope, intercept = _recalibration_text(v.recalibration, label="")
     return _env().get_template("report.html.j2").render(
         model=model, card_title=c.title, v=v, data_name=data_name, version=__version__,
         outcome=outcome_text(model),
@@ -131,7 +137,7 @@ def render_report(model: Model, v: Validation, data_name: str) -> str:
                              f"ROC curve (AUC {v.auc.value:.3f})")),
         calibration=Markup(calibration_chart({"observed": _calibration_points(v.groups)},
                                              "Observed vs predicted risk by score")) if has_risk else None,
-        distribution=Markup(distribution), percent=percent, interval_text=interval_text,
+        distribution=Markup(distribution), percent=percent, interval_text=page_interval,
         slope=slope, intercept=intercept, training=_training(model), zoom=zoom(_report_height(model, v)))
 
 
@@ -208,4 +214,4 @@ def render_drift(model: Model, d: Drift) -> str:
                              PSI_BANDS, "Population stability index")),
         shares=shares, printed=printed, calibration=calibration, outcomes=d.outcomes, lines=lines,
         zoom=zoom(height),
-        percent=percent, interval_text=interval_text, recal=_recalibration_text)
+        percent=percent)

@@ -15,7 +15,7 @@ import pytest
 from engines import Elements, chromium, pdf_info, pdf_text, squash
 from paper_models import HOSTILE, breastcancer, diabetes_unmet, hostile, long_card, m_of_n, sleep_apnea
 from scorecard.exporters.layout import card
-from scorecard.exporters.report import drift_lines, interval_text, render_drift, render_report
+from scorecard.exporters.report import drift_lines, page_interval, render_drift, render_report
 from scorecard.runtime import Model, score
 from scorecard.runtime.names import visible
 from scorecard.runtime.table import csv_records
@@ -113,8 +113,8 @@ def test_report_shows_the_card_and_the_validation_numbers(pages, name):
     assert narrow(c.title) in text
     for row in c.rows:
         assert narrow(row.condition({">=": "\u2265"})) in text
-    for shown in (interval_text(v.auc), interval_text(v.confusion.sensitivity, True),
-                  interval_text(v.confusion.specificity, True), interval_text(v.outcome, True)):
+    for shown in (page_interval(v.auc), page_interval(v.confusion.sensitivity, True),
+                  page_interval(v.confusion.specificity, True), page_interval(v.outcome, True)):
         assert narrow(shown) in text
     m = v.confusion
     assert narrow(f"predicted {m.tp} {m.fp}") in text and narrow(f"not predicted {m.fn} {m.tn}") in text
