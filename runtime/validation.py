@@ -37,6 +37,7 @@ GROUPS = 10
 MISSING = "missing"
 NO_SCORE = "no score"
 OTHER = "other"
+KNOWN = "any value"
 
 
 @dataclass
@@ -337,6 +338,8 @@ def input_bins(model: Model, inp: Input, baseline: list[object]) -> Bins:
 
         labels = tuple(v if isinstance(v, str) else _short(v) for v in named)  # type: ignore[arg-type]
         return Bins(labels + (OTHER, MISSING), index)
+    if inp.type == "categorical":  # only its "unknown" row: known or not is all the model reads
+        return Bins((KNOWN, MISSING), lambda v: 0)
     present = [read(v) for v in baseline if not is_missing(v)]
     return _interval_bins(_quantile_cuts(present) if present else [0], read)  # type: ignore[arg-type]
 

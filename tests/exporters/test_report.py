@@ -158,3 +158,12 @@ def test_hostile_names_print_as_text_and_never_run(pages):
             assert len(scripts) == (2 if printed is report else 0)  # the card's model block and calculator
     charts = page.html[page.html.index("<svg"):]
     assert HOSTILE not in page.html and "num&lt;/script&gt;&lt;script&gt;" in charts  # escaped in the SVG too
+
+
+@pytest.mark.parametrize("name", ["long_card", "hostile"])
+def test_pages_print_on_one_a4_sheet_too(pages, tmp_path, name):
+    """Chromium prints on Letter unless the page asks otherwise: ask for A4 (narrower, taller)."""
+    for k, page in enumerate(pages(name)[3:]):
+        a4 = page.html.replace("</style>", "@page { size: A4; }\n</style>", 1)
+        printed = _print(tmp_path, f"{name}-{k}-a4", a4)
+        assert printed.pages == 1

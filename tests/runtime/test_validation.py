@@ -10,7 +10,7 @@ import pytest
 from scorecard.runtime import DataError, Input, Model, RowError, Target, Term, risk, score
 from scorecard.runtime.stats import psi
 from scorecard.runtime.table import csv_records
-from scorecard.runtime.validation import MISSING, NO_SCORE, OTHER, drift, input_bins, read_sample, score_groups, validate
+from scorecard.runtime.validation import KNOWN, MISSING, NO_SCORE, OTHER, drift, input_bins, read_sample, score_groups, validate
 
 MODEL = Model(
     kind="linear", target=Target("sick", "yes"),
@@ -136,3 +136,13 @@ def test_drift_reads_the_outcome_when_the_files_have_it():
     base, cur = d.outcomes
     assert base.rate.value == pytest.approx(3 / 7) and cur.rate.value == pytest.approx(4 / 7)
     assert base.predicted == cur.predicted
+
+
+def test_an_input_read_only_for_being_unknown_has_two_bins():
+    model = Model(kind="linear", target=Target("y", 1), inputs=(Input("town", "categorical"), Input("age", "numeric")),
+                  terms=(Term("town", "missing", None, 2, ""), Term("age", "missing", None, 1, "")),
+                  intercept=-1, missing="unmet")
+    town = input_bins(model, model.input("town"), ["a", "b", ""])
+    assert town.labels == (KNOWN, MISSING) and town.index("anything") == 0
+    age = input_bins(model, model.input("age"), ["1", "2", "3", ""])
+    assert age.labels == ("< 2", "2 to < 3", "\u2265 3", MISSING)
