@@ -140,23 +140,22 @@ class Recalibration:
     intercept: Interval | None
 
 
-def _newton(xs: Sequence[float], ys: Sequence[int], offsets: Sequence[float],
-            fit_slope: bool) -> tuple[list[float], list[list[float]]] | None:
-    """Maximum likelihood of ``logit P(y) = a + b x + offset`` (b only if ``fit_slope``):
-    the parameters and their covariance (the inverse Fisher information); None if it does
-    not converge (separation) or the information is singular."""
+def _newton(groups: dict[tuple[float, float], list[int]], fit_slope: bool) -> tuple[list[float], list[list[float]]] | None:
+    """Maximum likelihood of ``logit P(y) = a + b x + offset`` (b only if ``fit_slope``) over
+    rows grouped by ``(x, offset)`` into ``[rows, positives]`` (a score takes few values, so
+    this is fast): the parameters and their covariance (the inverse Fisher information); None
+    if it does not converge (separation) or the information is singular."""
     k = 2 if fit_slope else 1
     beta = [0.0] * k
     for _ in range(100):
         grad = [0.0] * k
         info = [[0.0] * k for _ in range(k)]
-        for x, y, o in zip(xs, ys, offsets):
-            z = beta[0] + (beta[1] * x if fit_slope else 0.0) + o
-            p = _sigmoid(z)
-            w = p * (1 - p)
+        for (x, o), (n, positives) in groups.items():
+            p = _sigmoid(beta[0] + (beta[1] * x if fit_slope else 0.0) + o)
+            w = n * p * (1 - p)
             row = (1.0, x) if fit_slope else (1.0,)
             for i in range(k):
-                grad[i] += (y - p) * row[i]
+                grad[i] += (positives - n * p) * row[i]
                 for j in range(k):
                     info[i][j] += w * row[i] * row[j]
         if k == 1:
@@ -181,14 +180,17 @@ def recalibrate(risks: Sequence[float], labels: Sequence[int]) -> Recalibration:
     """The calibration slope and intercept of predicted ``risks`` against 0/1 ``labels``."""
     if len(set(labels)) < 2:
         return Recalibration(None, None)
-    xs = [logit(r) for r in risks]
-    zero = [0.0] * len(xs)
+    by_risk: dict[float, list[int]] = {}
+    for r, y in zip(risks, labels):
+        tally = by_risk.setdefault(logit(r), [0, 0])
+        tally[0] += 1
+        tally[1] += y
     slope = intercept = None
-    fitted = _newton(xs, labels, zero, fit_slope=True) if len(set(xs)) > 1 else None
+    fitted = _newton({(x, 0.0): t for x, t in by_risk.items()}, fit_slope=True) if len(by_risk) > 1 else None
     if fitted is not None:
         b, var = fitted[0][1], fitted[1][1][1]
         slope = Interval(b, b - Z95 * math.sqrt(var), b + Z95 * math.sqrt(var))
-    fitted = _newton(zero, labels, xs, fit_slope=False)
+    fitted = _newton({(0.0, x): t for x, t in by_risk.items()}, fit_slope=False)
     if fitted is not None:
         a, var = fitted[0][0], fitted[1][0][0]
         intercept = Interval(a, a - Z95 * math.sqrt(var), a + Z95 * math.sqrt(var))

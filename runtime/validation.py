@@ -2,8 +2,9 @@
 
 :func:`read_sample` scores the rows of one CSV file (header and records as
 ``runtime.table.csv_records`` reads them, the reader of every command) with the runtime:
-score, prediction and risk through ``runtime.score`` and ``runtime.risk``, the outcome from
-the model's target column, and the missing cells of each used input. :func:`validate` turns
+score and prediction through ``runtime.score`` (``score``, ``decide``) and risk through
+``runtime.risk``, the outcome from the model's target column, and the missing cells of each
+used input. :func:`validate` turns
 one sample into the report's numbers (TRIPOD: data summary, discrimination, calibration,
 the confusion table at the threshold, the score distribution by class); :func:`drift`
 compares two samples (the population stability index of the score and of each used input,
@@ -25,7 +26,7 @@ from typing import Callable, Iterable, Sequence
 from .errors import DataError, RowError
 from .model import Input, Model, Number
 from .risk import risk_function
-from .score import EXACT, NUMBER, coerce, format_number, is_missing, predict, score
+from .score import EXACT, NUMBER, coerce, decide, format_number, is_missing, score
 from .stats import (Confusion, Interval, Recalibration, confusion, delong, psi, psi_band, recalibrate, roc_points,
                     wilson)
 
@@ -115,15 +116,15 @@ def read_sample(model: Model, header: list[str], records: Iterable[tuple[int, li
     for line, cells in records:
         row = dict(zip(header, cells))
         try:
-            value = score(model, row)
-            for inp in inputs:  # a bad value of an input the score did not reach is still refused
+            value = score(model, row)  # reads every used input, unless one it needs is missing:
+            for inp in inputs if value is None else ():  # then a bad value of the others is still refused
                 cell = row[inp.name]
                 if not is_missing(cell):
                     coerce(inp, cell)
         except RowError as exc:
             raise RowError(f"{source}: line {line}: {exc}") from None
         sample.scores.append(value)
-        sample.predictions.append(predict(model, row) if value is not None else None)
+        sample.predictions.append(decide(value))
         sample.risks.append(to_risk(value))
         for inp in inputs:
             sample.values[inp.name].append(row[inp.name])
