@@ -389,10 +389,14 @@ class Drift:
 
 def _shift(name: str, kind: str, bins: Bins, a: list[object], b: list[object]) -> Shift:
     counts = []
+    seen: dict[object, int] = {}  # cell -> bin: a column holds few distinct cells
     for cells in (a, b):
         tally = [0] * len(bins.labels)
         for cell in cells:
-            tally[len(bins.labels) - 1 if is_missing(cell) else bins.index(cell)] += 1
+            k = seen.get(cell)
+            if k is None:
+                k = seen[cell] = len(bins.labels) - 1 if is_missing(cell) else bins.index(cell)
+            tally[k] += 1
         counts.append(tally)
     keep = [k for k in range(len(bins.labels)) if counts[0][k] or counts[1][k]]
     return Shift(name, kind, tuple(bins.labels[k] for k in keep), tuple(counts[0][k] for k in keep),
