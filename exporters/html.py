@@ -43,6 +43,12 @@ def _env() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined)
 
 
+def page_template(name: str) -> jinja2.Template:
+    """A page template of templates/ in this export's environment (autoescaping, every printed
+    name through ``visible``): the report and drift pages (exporters/report.py) use it."""
+    return _env().get_template(name)
+
+
 def _shown(value: object) -> object:
     """Every value the template prints, as a person reads it (runtime/names.py: hidden
     characters as ``[U+XXXX]``), in text and attributes alike; markup the exporter built (the

@@ -22,7 +22,7 @@ from scorecard.runtime.stats import PSI_BANDS, Interval, Recalibration
 from scorecard.runtime.validation import Drift, Outcome, ScoreGroup, Validation
 from scorecard.svgplot import bar_chart, calibration_chart, psi_chart, roc_chart
 
-from .html import _env, density, render_html
+from .html import density, page_template, render_html
 from .layout import card, outcome_text, result_text, selection_text
 
 #: The height (inches) a printed page holds: Letter's 11in less two 0.5in margins, less a
@@ -99,6 +99,16 @@ def _training(model: Model) -> list[tuple[str, str]]:
     return lines
 
 
+#: The ROC curve is drawn through at most this many of its points (the AUC uses them all).
+ROC_POINTS = 400
+
+
+def _thin(points: list[tuple[float, float]], most: int = ROC_POINTS) -> list[tuple[float, float]]:
+    """Every k-th point, the first and the last kept, so that at most about ``most`` remain."""
+    step = -(-len(points) // most)
+    return points if step <= 1 else points[::step] + ([points[-1]] if (len(points) - 1) % step else [])
+
+
 def _lines(text: str, width: int) -> int:
     """How many lines ``text`` wraps to at about ``width`` characters a line."""
     return max(1, -(-len(text) // width))
@@ -110,7 +120,8 @@ def _report_height(model: Model, v: Validation) -> float:
     c = card(model)
     line = {"normal": 0.17, "compact": 0.15, "dense": 0.12, "tiny": 0.12}[density(c)]
     rows = sum(0.1 + line * _lines(row.condition(), 22) for row in c.rows) + 0.3 + line * 2
-    card_height = 0.2 + 0.22 * _lines(c.title, 40) + rows + 0.45 * len(c.risk_lines()) + 0.2 * _lines(c.missing_note + c.trained, 70)
+    card_height = (0.2 + 0.22 * _lines(c.title, 40) + rows + 0.45 * len(c.risk_lines())
+                   + 0.2 * _lines(c.missing_note + c.trained, 70))
     side = 3.3 + sum(0.06 + 0.15 * _lines(visible(i.name), 16) for i in v.inputs)
     side += 0.15 * _lines(visible(outcome_text(model)), 14)  # the confusion table's heading
     header = 0.25 * _lines(c.title, 55) + 0.13 * _lines(visible(outcome_text(model)), 100)
@@ -129,11 +140,11 @@ def render_report(model: Model, v: Validation, data_name: str) -> str:
                              "Score distribution by class", "share of the class", "score")
     has_risk = v.predicted is not None
     slope, intercept = _recalibration_text(v.recalibration, label="")
-    return _env().get_template("report.html.j2").render(
+    return page_template("report.html.j2").render(
         model=model, card_title=c.title, v=v, data_name=data_name, version=__version__,
         outcome=outcome_text(model),
         card_html=Markup(render_html(model, fragment=True)),
-        roc=Markup(roc_chart([(fpr, tpr) for _, fpr, tpr in v.roc], v.operating_point,
+        roc=Markup(roc_chart(_thin([(fpr, tpr) for _, fpr, tpr in v.roc]), v.operating_point,
                              f"ROC curve (AUC {v.auc.value:.3f})")),
         calibration=Markup(calibration_chart({"observed": _calibration_points(v.groups)},
                                              "Observed vs predicted risk by score")) if has_risk else None,
@@ -208,10 +219,8 @@ def render_drift(model: Model, d: Drift) -> str:
     height = (HEADER + 0.9 + 0.06 * len(d.shifts) + 0.16 * names
               + max(0.4 + 0.18 * len(d.shifts), 0.3 + 0.3 * sum(_lines(t, 60) for t in lines))
               + -(-charts // 3) * (CHART + 0.1))
-    return _env().get_template("drift.html.j2").render(
+    return page_template("drift.html.j2").render(
         model=model, card_title=card(model).title, d=d, version=__version__, bands=PSI_BANDS,
         psi=Markup(psi_chart([("score" if s.kind == "score" else visible(s.name), s.psi) for s in d.shifts],
                              PSI_BANDS, "Population stability index")),
-        shares=shares, printed=printed, calibration=calibration, outcomes=d.outcomes, lines=lines,
-        zoom=zoom(height),
-        percent=percent)
+        shares=shares, printed=printed, calibration=calibration, lines=lines, zoom=zoom(height), percent=percent)

@@ -15,7 +15,7 @@ import pytest
 from engines import Elements, chromium, pdf_info, pdf_text, squash
 from paper_models import HOSTILE, breastcancer, diabetes_unmet, hostile, long_card, m_of_n, sleep_apnea
 from scorecard.exporters.layout import card
-from scorecard.exporters.report import drift_lines, page_interval, render_drift, render_report
+from scorecard.exporters.report import ROC_POINTS, _thin, drift_lines, page_interval, render_drift, render_report
 from scorecard.runtime import Model, score
 from scorecard.runtime.names import visible
 from scorecard.runtime.table import csv_records
@@ -167,3 +167,10 @@ def test_pages_print_on_one_a4_sheet_too(pages, tmp_path, name):
         a4 = page.html.replace("</style>", "@page { size: A4; }\n</style>", 1)
         printed = _print(tmp_path, f"{name}-{k}-a4", a4)
         assert printed.pages == 1
+
+
+def test_a_roc_curve_of_many_scores_is_drawn_through_a_few_hundred_points():
+    points = [(k / 9999, (k / 9999) ** 0.5) for k in range(10000)]
+    drawn = _thin(points)
+    assert len(drawn) <= ROC_POINTS + 1 and drawn[0] == points[0] and drawn[-1] == points[-1]
+    assert _thin(points[:3]) == points[:3]
