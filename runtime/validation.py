@@ -273,8 +273,10 @@ def validate(model: Model, sample: Sample) -> Validation:
     scores = [sample.scores[k] for k in scored]
     labels = [labels_all[k] for k in scored]
     if len(set(labels)) < 2:
-        raise DataError(f"{sample.source}: the rows with a score hold one class of {model.target.name!r} only; "
-                        "discrimination and calibration need both")
+        which = "every one" if labels[0] == 1 else "none"
+        raise DataError(f"{sample.source}: the rows with a score hold one class of {model.target.name!r} only "
+                        f"({which} of them {model.target.positive!r}, the positive class); discrimination and "
+                        "calibration need both")
     risks = [sample.risks[k] for k in scored]
     matrix = confusion([sample.predictions[k] for k in scored], labels)  # type: ignore[misc]
     has_risk = model.probability is not None

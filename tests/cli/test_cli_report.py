@@ -74,7 +74,8 @@ def test_monitor_without_the_outcome_in_the_current_data(cli, model, write, brea
     ("Benign,UniformityOfCellSize,BareNuclei\n1,1,x\n", "d.csv: line 2: column 'BareNuclei': 'x' is not a number"),
     ("Benign,UniformityOfCellSize,BareNuclei\n1,1,1\n0,2,2\n2,3,3\n", "line 4: the outcome 'Benign' holds a third value"),
     ("Benign,UniformityOfCellSize,BareNuclei\n1,1,1\n,2,2\n", "d.csv: line 3: the outcome 'Benign' is empty"),
-    ("Benign,UniformityOfCellSize,BareNuclei\n1,1,1\n1,2,2\n", "hold one class of 'Benign' only"),
+    ("Benign,UniformityOfCellSize,BareNuclei\n1,1,1\n1,2,2\n", "hold one class of 'Benign' only (every one of them 1"),
+    ("Benign,UniformityOfCellSize,BareNuclei\nno,1,1\nyes,2,2\n", "(none of them 1, the positive class)"),
     ("Benign,UniformityOfCellSize,BareNuclei\n", "d.csv: the file has no rows"),
     ("", "d.csv: the file is empty"),
 ])
