@@ -128,3 +128,14 @@ def test_psi_counts_an_empty_bin_as_half_a_row():
 def test_psi_bands():
     assert [psi_band(v) for v in (0.0, 0.099, 0.1, 0.249, 0.25, 2)] == [
         "no shift", "no shift", "moderate shift", "moderate shift", "major shift", "major shift"]
+
+
+def test_auc_and_roc_agree_with_scikit_learn():
+    metrics = pytest.importorskip("sklearn.metrics")
+    rng = random.Random(7)
+    scores = [rng.choice([-2, -1, 0, 0.5, 1, 3]) for _ in range(400)]
+    labels = [int(rng.random() < 0.3 + 0.1 * s) for s in scores]
+    assert auc(scores, labels) == pytest.approx(metrics.roc_auc_score(labels, scores), abs=1e-12)
+    fpr, tpr, _ = metrics.roc_curve(labels, scores, drop_intermediate=False)
+    ours = roc_points(scores, labels)
+    assert [f for _, f, _ in ours] == pytest.approx(list(fpr)) and [t for _, _, t in ours] == pytest.approx(list(tpr))
