@@ -1,6 +1,6 @@
 # make demo: set up .venv with what the demo runs (.[demo]) and run the main job: the default
 #            checklist card from the raw Titanic CSV (text columns, empty cells, ages in years),
-#            then the paper's breastcancer model (train, show, predict, export every format, verify).
+#            then the paper's breastcancer model (train, show, predict, export every format, verify, report).
 # make test: set up .venv with every extra (.[all]) and the system programs the tests need,
 #            start a throwaway PostgreSQL, run ruff and the test suite.
 PYTHON ?= python3
@@ -40,6 +40,7 @@ demo: $(VENV)/.installed-demo
 	$(SC) export $(MODEL) --format onnx --onnx-input matrix -o $(OUT)/breastcancer-matrix.onnx
 	$(SC) export $(MODEL) --format pmml -o $(OUT)/breastcancer.pmml
 	$(SC) verify $(MODEL) --data $(DATA)
+	$(SC) report $(MODEL) --data $(DATA) -o $(OUT)/breastcancer-report.html
 	@echo "demo: model, scored rows and exports are in $(OUT)/"
 
 system-deps:

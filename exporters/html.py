@@ -43,6 +43,12 @@ def _env() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined)
 
 
+def page_template(name: str) -> jinja2.Template:
+    """A page template of templates/ in this export's environment (autoescaping, every printed
+    name through ``visible``): the report and drift pages (exporters/report.py) use it."""
+    return _env().get_template(name)
+
+
 def _shown(value: object) -> object:
     """Every value the template prints, as a person reads it (runtime/names.py: hidden
     characters as ``[U+XXXX]``), in text and attributes alike; markup the exporter built (the
@@ -79,13 +85,15 @@ def density(c: Card) -> str:
     return "normal" if n <= 16 else "compact" if n <= 30 else "dense" if n <= 45 else "tiny"
 
 
-def render_html(model: Model) -> str:
-    """The scorecard page of ``model``."""
+def render_html(model: Model, fragment: bool = False) -> str:
+    """The scorecard page of ``model``; with ``fragment``, only the card itself (its
+    ``<main>``, model block and calculator script, styled by scorecard.css), for a page that
+    embeds it (the ``report`` page, exporters/report.py)."""
     c = card(model)
     data = {"intercept": model.intercept, "rows": [_row_data(model, row) for row in c.rows]}
     return _env().get_template("scorecard.html.j2").render(
         card=c, model=model, symbols=SYMBOLS, density=density(c), threshold=number_text(c.threshold),
-        data=script_json(data))
+        data=script_json(data), fragment=fragment)
 
 
 register(Exporter("html", ".html", render_html,

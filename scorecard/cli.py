@@ -465,3 +465,60 @@ def cv(data: Data, options: dict,
         series = {kind: [(r.size, getattr(r, f"{kind}_error"), f"C0 = {r.c0:g}") for r in totals]
                   for kind in ("test", "train")}
         write_atomic(plot, error_vs_size(series, f"{os.path.basename(data)}: {folds}-fold cross-validation"))
+
+
+# ---------------------------------------------------------------------------- report / monitor
+
+
+def _sample(model, path: str, outcome: str):
+    """The rows of ``path`` scored by the runtime, read as ``predict`` reads them."""
+    from scorecard.runtime.table import csv_records
+    from scorecard.runtime.validation import read_sample
+
+    with _csv_text(path) as infile:
+        header, records = csv_records(infile, path)
+        return read_sample(model, header, records, path, outcome)
+
+
+@app.command()
+def report(model: ModelPath,
+           data: Annotated[str, typer.Option("--data", help="CSV (or Parquet) with the inputs and the outcome.")],
+           output: Annotated[str, typer.Option("-o", "--output", help="Where to write the report page (HTML).")],
+           ) -> None:
+    """Write a validation report of MODEL on DATA: one printable page (TRIPOD's contents).
+
+    Data summary, the card, discrimination (AUC with a 95% interval, ROC curve), calibration
+    (observed vs predicted risk by score, slope and intercept), the confusion table at the
+    threshold, the score distribution by class, and how the model was trained."""
+    from scorecard.exporters.report import render_report
+    from scorecard.runtime import load
+    from scorecard.runtime.validation import validate
+
+    _check_paths([model, data], [("-o", output)])
+    fitted = load(model)
+    numbers = validate(fitted, _sample(fitted, data, "required"))
+    write_atomic(output, render_report(fitted, numbers, os.path.basename(data)))
+
+
+@app.command()
+def monitor(model: ModelPath,
+            baseline: Annotated[str, typer.Option("--baseline", help="The data the model was validated on (CSV).")],
+            current: Annotated[str, typer.Option("--current", help="The data it scores now (CSV).")],
+            output: Annotated[Optional[str], typer.Option(
+                "-o", "--output", help="Also write the drift page (HTML) with the same numbers and plots.")] = None,
+            ) -> None:
+    """Compare CURRENT with BASELINE: population stability of the score and of each input,
+    missing values, and the outcome rate and calibration when CURRENT has the outcome.
+
+    Prints one line per item and exits 0 whatever the drift (a shift is a finding, not an error)."""
+    from scorecard.exporters.report import drift_lines, render_drift
+    from scorecard.runtime import load
+    from scorecard.runtime.validation import drift
+
+    _check_paths([model, baseline, current], [("-o", output)])
+    fitted = load(model)
+    numbers = drift(fitted, _sample(fitted, baseline, "optional"), _sample(fitted, current, "optional"))
+    if output is not None:
+        write_atomic(output, render_drift(fitted, numbers))
+    for line in drift_lines(numbers):
+        print(line)

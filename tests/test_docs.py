@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT / "docs" / "contract.md"
-COMMANDS = ("train", "show", "predict", "export", "verify", "cv")
+COMMANDS = ("train", "show", "predict", "export", "verify", "cv", "report", "monitor")
 OLD_SPEC = "SPEC" + ".md"  # split so this file does not mention it itself
 
 

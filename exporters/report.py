@@ -1,0 +1,226 @@
+"""The pages of ``scorecard report`` and ``scorecard monitor``, and the monitor's text lines.
+
+Not an export format (it needs data besides the model, so it is not in the registry): the
+numbers come from ``runtime.validation`` (``validate``, ``drift``), the card from the html
+export itself (``render_html(model, fragment=True)``: the same card, calculator included,
+never a second rendering of it), the charts from ``scorecard.svgplot`` as inline SVG. Each page
+is one self-contained file (no network reference) that prints on one sheet of A4 or Letter.
+
+Safety as in the html export: Jinja2 autoescaping, every name through
+``runtime.names.visible`` first, and the SVG charts escape their own text.
+"""
+from __future__ import annotations
+
+import math
+
+from markupsafe import Markup
+
+from scorecard import __version__
+from scorecard.runtime import Model
+from scorecard.runtime.names import visible
+from scorecard.runtime.stats import PSI_BANDS, Interval, Recalibration
+from scorecard.runtime.validation import Drift, Outcome, ScoreGroup, Validation
+from scorecard.svgplot import bar_chart, calibration_chart, psi_chart, roc_chart
+
+from .html import density, page_template, render_html
+from .layout import card, outcome_text, result_text, selection_text
+
+#: The height (inches) a printed page holds: Letter's 11in less two 0.5in margins, less a
+#: little for rounding. Both pages are laid out 7.2in wide (A4's width holds that too).
+PAGE_HEIGHT = 9.6
+#: Estimated heights (inches, at zoom 1) of the parts of a page, from measured printouts.
+CHART, HEADER = 2.1, 0.7
+#: The drift page prints the distributions of the score and of at most this many inputs,
+#: those with the largest PSI (the screen shows them all).
+PRINTED_INPUTS = 8
+
+
+def zoom(height: float) -> float:
+    """The printout's zoom so that content about ``height`` inches tall fits one sheet."""
+    return min(1.0, PAGE_HEIGHT / height)
+
+
+def percent(value: float | None, digits: int = 1) -> str:
+    """``12.5%``; a share that rounds to 0 or 100 but is not says ``< 0.1%`` / ``> 99.9%``."""
+    if value is None or math.isnan(value):
+        return "n/a"
+    low = 10 ** -digits
+    if 0 < 100 * value < low:
+        return f"< {low:g}%"
+    if 100 - low < 100 * value < 100:
+        return f"> {100 - low:g}%"
+    return f"{100 * value:.{digits}f}%"
+
+
+def interval_text(i: Interval | None, as_percent: bool = False, digits: int = 3, label: str = "95% CI ") -> str:
+    """``0.912 (95% CI 0.881 to 0.943)``, or as percentages; the pages pass ``label=""``
+    (they state once that every interval is 95%)."""
+    if i is None:
+        return "n/a"
+    if as_percent:
+        return f"{percent(i.value)} ({label}{percent(i.low)} to {percent(i.high)})"
+
+    def fixed(x: float) -> str:
+        text = f"{x:.{digits}f}"
+        return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.00"
+
+    return f"{fixed(i.value)} ({label}{fixed(i.low)} to {fixed(i.high)})"
+
+
+def page_interval(i: Interval | None, as_percent: bool = False, digits: int = 3) -> str:
+    """:func:`interval_text` as the pages print it, without "95% CI"."""
+    return interval_text(i, as_percent, digits, label="")
+
+
+def _calibration_points(groups: tuple[ScoreGroup, ...]) -> list[tuple[float, float, float, float]]:
+    return [(g.predicted, g.observed.value, g.observed.low, g.observed.high)
+            for g in groups if g.predicted is not None]
+
+
+def _recalibration_text(r: Recalibration | None, label: str = "95% CI ") -> tuple[str, str]:
+    if r is None:
+        return "n/a", "n/a"
+    return interval_text(r.slope, digits=2, label=label), interval_text(r.intercept, digits=2, label=label)
+
+
+def _training(model: Model) -> list[tuple[str, str]]:
+    """How the model was trained, as (what, value) lines."""
+    t = model.training
+    if t is None:
+        return [("training record", "none (a model written by hand)")]
+    lines = [("solver", t.solver), ("result", result_text(t)),
+             ("certificate", f"objective {t.objective:.6g}, lower bound {t.lower_bound:.6g}, gap {100 * t.gap:.2f}%"),
+             ("training rows", f"{t.n_rows}"), ("training error", percent(t.train_error)),
+             ("time", f"{t.seconds:.1f} s")]
+    if t.selection:
+        lines.append(("C0", selection_text(t)))
+    elif "c0" in t.params:
+        lines.append(("C0", f"{t.params['c0']:g} (given)"))
+    return lines
+
+
+#: The ROC curve is drawn through at most this many of its points (the AUC uses them all).
+ROC_POINTS = 400
+
+
+def _thin(points: list[tuple[float, float]], most: int = ROC_POINTS) -> list[tuple[float, float]]:
+    """Every k-th point, the first and the last kept, so that at most about ``most`` remain."""
+    step = -(-len(points) // most)
+    return points if step <= 1 else points[::step] + ([points[-1]] if (len(points) - 1) % step else [])
+
+
+def _lines(text: str, width: int) -> int:
+    """How many lines ``text`` wraps to at about ``width`` characters a line."""
+    return max(1, -(-len(text) // width))
+
+
+def _report_height(model: Model, v: Validation) -> float:
+    """About how tall the report prints at zoom 1: the card beside the data and the
+    confusion table, three charts in a row, then the numbers and the training record."""
+    c = card(model)
+    line = {"normal": 0.17, "compact": 0.15, "dense": 0.12, "tiny": 0.12}[density(c)]
+    rows = sum(0.1 + line * _lines(row.condition(), 22) for row in c.rows) + 0.3 + line * 2
+    card_height = (0.2 + 0.22 * _lines(c.title, 40) + rows + 0.45 * len(c.risk_lines())
+                   + 0.2 * _lines(c.missing_note + c.trained, 70))
+    side = 3.3 + sum(0.06 + 0.15 * _lines(visible(i.name), 16) for i in v.inputs)
+    side += 0.15 * _lines(visible(outcome_text(model)), 14)  # the confusion table's heading
+    header = 0.25 * _lines(c.title, 55) + 0.13 * _lines(visible(outcome_text(model)), 100)
+    return HEADER + header + max(card_height, side) + CHART * 0.8 + 2.4
+
+
+def render_report(model: Model, v: Validation, data_name: str) -> str:
+    """The validation report page of ``model`` on the data summarised in ``v``."""
+    c = card(model)
+    scores_label = [g.group.label for g in v.groups]
+    negatives = sum(g.negatives for g in v.groups) or 1
+    positives = sum(g.positives for g in v.groups) or 1
+    outcome = visible(outcome_text(model))
+    distribution = bar_chart(scores_label, {f"not {outcome}": [g.negatives / negatives for g in v.groups],
+                                            outcome: [g.positives / positives for g in v.groups]},
+                             "Score distribution by class", "share of the class", "score")
+    has_risk = v.predicted is not None
+    slope, intercept = _recalibration_text(v.recalibration, label="")
+    return page_template("report.html.j2").render(
+        model=model, card_title=c.title, v=v, data_name=data_name, version=__version__,
+        outcome=outcome_text(model),
+        card_html=Markup(render_html(model, fragment=True)),
+        roc=Markup(roc_chart(_thin([(fpr, tpr) for _, fpr, tpr in v.roc]), v.operating_point,
+                             f"ROC curve (AUC {v.auc.value:.3f})")),
+        calibration=Markup(calibration_chart({"observed": _calibration_points(v.groups)},
+                                             "Observed vs predicted risk by score")) if has_risk else None,
+        distribution=Markup(distribution), percent=percent, interval_text=page_interval,
+        slope=slope, intercept=intercept, training=_training(model), zoom=zoom(_report_height(model, v)))
+
+
+# ---------------------------------------------------------------------------- monitor
+
+
+def _rate_change(a: int, b: int, n: tuple[int, int]) -> str:
+    return f"{percent(a / n[0] if n[0] else 0.0)} -> {percent(b / n[1] if n[1] else 0.0)}"
+
+
+def _outcome_lines(outcomes: tuple[Outcome | None, Outcome | None]) -> list[str]:
+    base, cur = outcomes
+    if cur is None:
+        return ["outcome: not in the current data (no outcome rate or calibration drift)"]
+    rate = f"outcome rate: {interval_text(cur.rate, as_percent=True)}"
+    rate = (f"outcome rate: {percent(base.rate.value)} -> {interval_text(cur.rate, as_percent=True)}"
+            if base is not None else rate + " (the baseline has no outcome)")
+    lines = [rate]
+    if cur.predicted is not None:
+        slope, intercept = _recalibration_text(cur.recalibration)
+        ratio = f"{cur.rate.value / cur.predicted:.2f}" if cur.predicted else "n/a"
+        text = (f"calibration: current observed {percent(cur.rate.value)} vs predicted {percent(cur.predicted)} "
+                f"(O/E {ratio}); slope {slope}; intercept {intercept}")
+        if base is not None and base.recalibration is not None and base.recalibration.slope is not None:
+            text += f"; baseline slope {base.recalibration.slope.value:.2f}"
+        lines.append(text)
+    else:
+        lines.append("calibration: the model has no score-to-risk map")
+    if cur.auc is not None:
+        auc = f"AUC: {interval_text(cur.auc)}"
+        lines.append(f"{auc} (baseline {base.auc.value:.3f})" if base is not None and base.auc is not None else auc)
+    return lines
+
+
+def drift_lines(d: Drift) -> list[str]:
+    """What ``scorecard monitor`` prints: one line per item (the PSI of the score and of each
+    input with its band, each input's missing-value rate, then the outcome)."""
+    lines = [f"rows: {d.rows[0]} baseline ({d.baseline}), {d.rows[1]} current ({d.current})"]
+    for s in d.shifts:
+        what = "score" if s.kind == "score" else f"input {visible(s.name)}"
+        lines.append(f"{what}: PSI {s.psi:.3f} ({s.band})")
+    for name, (a, b) in d.missing.items():
+        lines.append(f"missing {visible(name)}: {_rate_change(a, b, d.rows)}")
+    return lines + _outcome_lines(d.outcomes)
+
+
+def render_drift(model: Model, d: Drift) -> str:
+    """The drift page: the PSI chart and table, the distributions side by side, the outcome."""
+    shares = []
+    for s in d.shifts:
+        na, nb = sum(s.baseline) or 1, sum(s.current) or 1
+        title = "Score" if s.kind == "score" else visible(s.name)
+        shares.append(Markup(bar_chart(list(s.labels), {"baseline": [c / na for c in s.baseline],
+                                                        "current": [c / nb for c in s.current]},
+                                       f"{title}: PSI {s.psi:.3f}", "share of rows")))
+    base, cur = d.outcomes
+    calibration = None
+    series = {name: _calibration_points(o.groups) for name, o in (("baseline", base), ("current", cur))
+              if o is not None and o.predicted is not None}
+    if series:
+        calibration = Markup(calibration_chart(series, "Observed vs predicted risk by score"))
+    lines = _outcome_lines(d.outcomes)
+    # on paper: the score and the inputs that shifted most (all of them on screen)
+    by_shift = sorted(range(1, len(d.shifts)), key=lambda k: -d.shifts[k].psi)
+    printed = {0, *by_shift[:PRINTED_INPUTS]}
+    charts = len(printed) + (calibration is not None)
+    names = sum(_lines(visible(s.name), 34) for s in d.shifts)
+    height = (HEADER + 0.9 + 0.06 * len(d.shifts) + 0.16 * names
+              + max(0.4 + 0.18 * len(d.shifts), 0.3 + 0.3 * sum(_lines(t, 60) for t in lines))
+              + -(-charts // 3) * (CHART + 0.1))
+    return page_template("drift.html.j2").render(
+        model=model, card_title=card(model).title, d=d, version=__version__, bands=PSI_BANDS,
+        psi=Markup(psi_chart([("score" if s.kind == "score" else visible(s.name), s.psi) for s in d.shifts],
+                             PSI_BANDS, "Population stability index")),
+        shares=shares, printed=printed, calibration=calibration, lines=lines, zoom=zoom(height), percent=percent)

@@ -1,0 +1,447 @@
+"""A model on data: what ``scorecard report`` and ``scorecard monitor`` show. Standard library only.
+
+:func:`read_sample` scores the rows of one CSV file (header and records as
+``runtime.table.csv_records`` reads them, the reader of every command) with the runtime:
+score and prediction through ``runtime.score`` (``score``, ``decide``) and risk through
+``runtime.risk``, the outcome from the model's target column, and the missing cells of each
+used input. :func:`validate` turns
+one sample into the report's numbers (TRIPOD: data summary, discrimination, calibration,
+the confusion table at the threshold, the score distribution by class); :func:`drift`
+compares two samples (the population stability index of the score and of each used input,
+missing-value rates, and outcome rate and calibration when the outcome is there).
+
+Bins of the monitor: the score's own values (at most ``MAX_VALUES``; otherwise ten groups of
+the baseline's scores), and per input the model's own cut-offs (``< 3``, ``3 to < 5``,
+``>= 5``), the values or categories its conditions name (plus "other"), or for an input read
+only as ``points x value`` ten groups of the baseline's values; "missing" (and "no score") is
+a bin of its own.
+"""
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+from .errors import DataError, RowError
+from .model import Input, Model, Number
+from .risk import risk_function
+from .score import EXACT, NUMBER, coerce, decide, format_number, is_missing, score
+from .stats import (Confusion, Interval, Recalibration, confusion, delong, psi, psi_band, recalibrate, roc_points,
+                    wilson)
+
+#: At most this many distinct scores are each a group (a bin) of their own.
+MAX_VALUES = 30
+#: Otherwise the scores (or a linear input's values) fall into this many groups of about
+#: equal size.
+GROUPS = 10
+MISSING = "missing"
+NO_SCORE = "no score"
+OTHER = "other"
+KNOWN = "any value"
+
+
+@dataclass
+class Sample:
+    """The rows of one data file, scored by the runtime.
+
+    ``scores``/``predictions``/``risks`` hold one entry per row (None without a score or a
+    risk map); ``labels`` one per row (1 positive, 0 negative) when the file has the outcome
+    column, else None; ``values`` the cells of each used input, as read."""
+
+    source: str
+    scores: list[Number | None] = field(default_factory=list)
+    predictions: list[int | None] = field(default_factory=list)
+    risks: list[float | None] = field(default_factory=list)
+    labels: list[int] | None = None
+    values: dict[str, list[object]] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> int:
+        return len(self.scores)
+
+    @property
+    def scored(self) -> list[int]:
+        """Indexes of the rows with a score."""
+        return [k for k, s in enumerate(self.scores) if s is not None]
+
+    def missing(self, name: str) -> int:
+        """How many cells of input ``name`` are missing."""
+        return sum(1 for v in self.values[name] if is_missing(v))
+
+
+def _number(text: str) -> float | None:
+    match = NUMBER.fullmatch(text)
+    return float(match.group(1)) if match else None
+
+
+def _outcome_key(text: str) -> object:
+    """One class, however it is written: "1" and "1.0" are one number, text compares stripped."""
+    number = _number(text)
+    return number if number is not None else text.strip()
+
+
+#: Outcome words read without regard to case, as training reads them.
+BOOLEANS = ("true", "false")
+
+
+def _positive_key(positive: object) -> object:
+    """``target.positive`` as :func:`read_sample` keys a class."""
+    if isinstance(positive, bool):
+        return "true" if positive else "false"
+    if isinstance(positive, (int, float)):
+        return float(positive)
+    key = _outcome_key(str(positive))
+    return key.lower() if isinstance(key, str) and key.lower() in BOOLEANS else key
+
+
+def read_sample(model: Model, header: list[str], records: Iterable[tuple[int, list[str]]], source: str,
+                outcome: str = "optional") -> Sample:
+    """Score every record; ``outcome`` is "required" (the file must hold the model's target
+    column), "optional" (labels when it does) or "ignored". Refuses, naming ``source`` and the
+    line: a missing used input column, a value the model cannot read, an empty outcome cell,
+    a third outcome value, and a file without rows."""
+    lacking = [i.name for i in model.used_inputs if i.name not in header]
+    if lacking:
+        raise RowError(f"{source}: the model needs column {lacking[0]!r}, which the data lacks")
+    target = model.target.name
+    with_outcome = outcome != "ignored" and target in header
+    if outcome == "required" and not with_outcome:
+        raise DataError(f"{source}: no column {target!r} (the model's outcome), which the report needs")
+    inputs = model.used_inputs
+    sample = Sample(source=source, labels=[] if with_outcome else None, values={i.name: [] for i in inputs})
+    to_risk = risk_function(model.probability)
+    positive = _positive_key(model.target.positive)
+    classes: dict[object, str] = {}
+    for line, cells in records:
+        row = dict(zip(header, cells))
+        try:
+            value = score(model, row)  # reads every used input, unless one it needs is missing:
+            for inp in inputs if value is None else ():  # then a bad value of the others is still refused
+                cell = row[inp.name]
+                if not is_missing(cell):
+                    coerce(inp, cell)
+        except RowError as exc:
+            raise RowError(f"{source}: line {line}: {exc}") from None
+        sample.scores.append(value)
+        sample.predictions.append(decide(value))
+        sample.risks.append(to_risk(value))
+        for inp in inputs:
+            sample.values[inp.name].append(row[inp.name])
+        if sample.labels is not None:
+            cell = row[target]
+            if is_missing(cell):
+                raise DataError(f"{source}: line {line}: the outcome {target!r} is empty; every row needs one")
+            key = _outcome_key(cell)
+            if isinstance(key, str) and key.lower() in BOOLEANS:  # True, TRUE and true are one class
+                key = key.lower()
+            classes.setdefault(key, cell.strip())
+            if len(classes) > 2:
+                shown = ", ".join(repr(v) for v in classes.values())
+                raise DataError(f"{source}: line {line}: the outcome {target!r} holds a third value ({shown}); "
+                                "it must hold the model's two classes")
+            sample.labels.append(1 if key == positive else 0)
+    if not sample.rows:
+        raise DataError(f"{source}: the file has no rows")
+    return sample
+
+
+# ---------------------------------------------------------------------------- groups of scores
+
+
+@dataclass(frozen=True)
+class Group:
+    """Scores from ``low`` to ``high`` (one value when equal)."""
+
+    low: Number
+    high: Number
+
+    @property
+    def label(self) -> str:
+        if self.low == self.high:
+            return _short(self.low)
+        return f"{_short(self.low)} to {_short(self.high)}"
+
+    def holds(self, value: Number) -> bool:
+        return self.low <= value <= self.high
+
+
+def _short(value: Number) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.4g}"
+    return format_number(int(value) if isinstance(value, float) and abs(value) < EXACT else value)
+
+
+def score_groups(values: Sequence[Number], most: int = MAX_VALUES, groups: int = GROUPS) -> list[Group]:
+    """Each distinct value its own group when there are at most ``most``, else ``groups``
+    runs of consecutive values holding about equal numbers of ``values``."""
+    counts: dict[Number, int] = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    distinct = sorted(counts)
+    if len(distinct) <= most:
+        return [Group(v, v) for v in distinct]
+    out: list[Group] = []
+    start, seen, n = 0, 0, len(values)
+    for k, v in enumerate(distinct):
+        seen += counts[v]
+        if seen >= n * (len(out) + 1) / groups or k == len(distinct) - 1:
+            out.append(Group(distinct[start], v))
+            start = k + 1
+    return out
+
+
+def _group_of(groups: list[Group]) -> Callable[[Number], int]:
+    highs = [g.high for g in groups]
+    return lambda value: min(bisect.bisect_left(highs, value), len(groups) - 1)
+
+
+# ---------------------------------------------------------------------------- the report
+
+
+@dataclass(frozen=True)
+class ScoreGroup:
+    """One group of scores: rows, rows with the outcome, the observed risk (Wilson interval)
+    and the mean predicted risk (None without a risk map)."""
+
+    group: Group
+    negatives: int
+    positives: int
+    observed: Interval
+    predicted: float | None
+
+
+@dataclass(frozen=True)
+class InputSummary:
+    name: str
+    missing: int
+    rows: int
+
+    @property
+    def share(self) -> float:
+        return self.missing / self.rows if self.rows else 0.0
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The numbers of ``scorecard report`` for one data file (labels required)."""
+
+    source: str
+    rows: int
+    scored: int
+    outcome: Interval
+    inputs: tuple[InputSummary, ...]
+    auc: Interval
+    roc: list[tuple[float, float, float]]
+    #: (false positive rate, true positive rate) of the model's own predictions.
+    operating_point: tuple[float, float]
+    confusion: Confusion
+    groups: tuple[ScoreGroup, ...]
+    recalibration: Recalibration | None
+    #: Mean predicted risk over the scored rows (None without a risk map).
+    predicted: float | None
+
+    @property
+    def unscored(self) -> int:
+        return self.rows - self.scored
+
+
+def _score_groups(scores: list[Number], labels: list[int], risks: list[float | None]) -> tuple[ScoreGroup, ...]:
+    groups = score_groups(scores)
+    where = _group_of(groups)
+    tallies = [[0, 0, 0.0, 0] for _ in groups]  # negatives, positives, sum of risks, risks
+    for s, y, r in zip(scores, labels, risks):
+        t = tallies[where(s)]
+        t[y] += 1
+        if r is not None:
+            t[2] += r
+            t[3] += 1
+    return tuple(ScoreGroup(g, neg, pos, wilson(pos, neg + pos), total / k if k else None)
+                 for g, (neg, pos, total, k) in zip(groups, tallies))
+
+
+def validate(model: Model, sample: Sample) -> Validation:
+    """The report's numbers. Refuses (DataError) a sample without the outcome, without a
+    scored row, or whose scored rows hold one class only (no AUC without both)."""
+    if sample.labels is None:
+        raise DataError(f"{sample.source}: no column {model.target.name!r} (the model's outcome), "
+                        "which the report needs")
+    labels_all = sample.labels
+    scored = sample.scored
+    if not scored:
+        raise DataError(f"{sample.source}: no row has a score (every row lacks a value the model needs)")
+    scores = [sample.scores[k] for k in scored]
+    labels = [labels_all[k] for k in scored]
+    if len(set(labels)) < 2:
+        which = "every one" if labels[0] == 1 else "none"
+        raise DataError(f"{sample.source}: the rows with a score hold one class of {model.target.name!r} only "
+                        f"({which} of them {model.target.positive!r}, the positive class); discrimination and "
+                        "calibration need both")
+    risks = [sample.risks[k] for k in scored]
+    matrix = confusion([sample.predictions[k] for k in scored], labels)  # type: ignore[misc]
+    has_risk = model.probability is not None
+    return Validation(
+        source=sample.source, rows=sample.rows, scored=len(scored),
+        outcome=wilson(sum(labels_all), len(labels_all)),
+        inputs=tuple(InputSummary(i.name, sample.missing(i.name), sample.rows) for i in model.used_inputs),
+        auc=delong(scores, labels), roc=roc_points(scores, labels),  # type: ignore[arg-type]
+        operating_point=(1 - matrix.specificity.value, matrix.sensitivity.value),
+        confusion=matrix, groups=_score_groups(scores, labels, risks),  # type: ignore[arg-type]
+        recalibration=recalibrate(risks, labels) if has_risk else None,  # type: ignore[arg-type]
+        predicted=math.fsum(risks) / len(risks) if has_risk else None)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------- the monitor
+
+
+@dataclass(frozen=True)
+class Bins:
+    """How values fall into bins: ``labels`` in order, ``index(value)`` of a present value
+    (as the runtime reads it); missing values go to the last bin, labelled ``MISSING``."""
+
+    labels: tuple[str, ...]
+    index: Callable[[object], int]
+
+
+def _interval_bins(cuts: list[Number], read: Callable[[object], Number]) -> Bins:
+    """``< c1``, ``c1 to < c2``, ..., ``>= ck``, then missing: the bins of ``>=`` cut-offs."""
+    shown = [_short(c) for c in cuts]
+    labels = [f"< {shown[0]}"] + [f"{a} to < {b}" for a, b in zip(shown, shown[1:])] + [f"\u2265 {shown[-1]}"]
+    return Bins(tuple(labels) + (MISSING,), lambda v: bisect.bisect_right(cuts, read(v)))
+
+
+def _quantile_cuts(values: list[Number]) -> list[Number]:
+    """The starts of ``score_groups``' runs after the first: cut-offs of about equal groups."""
+    groups = score_groups(values, most=GROUPS)
+    return [g.low for g in groups[1:]] or [groups[0].low]
+
+
+def input_bins(model: Model, inp: Input, baseline: list[object]) -> Bins:
+    """The monitor's bins of one used input (module docstring); ``baseline`` its cells in
+    the baseline file (for an input read only as ``points x value``)."""
+    terms = [t for t in model.terms if t.input == inp.name and t.op != "missing"]
+
+    def read(cell: object) -> object:
+        return coerce(inp, cell)
+
+    cuts = sorted({t.value for t in terms if t.op in (">=", "<")})  # type: ignore[type-var]
+    if cuts:
+        return _interval_bins(cuts, read)  # type: ignore[arg-type]
+    named: list[object] = []
+    for t in terms:
+        for v in t.value if t.op == "in" else (t.value,) if t.op == "==" else ():  # type: ignore[union-attr]
+            if v not in named:
+                named.append(v)
+    if not named and inp.type == "binary":
+        named = [0, 1]
+    if named:
+        def index(cell: object) -> int:
+            value = read(cell)
+            return named.index(value) if value in named else len(named)
+
+        labels = tuple(v if isinstance(v, str) else _short(v) for v in named)  # type: ignore[arg-type]
+        return Bins(labels + (OTHER, MISSING), index)
+    if inp.type == "categorical":  # only its "unknown" row: known or not is all the model reads
+        return Bins((KNOWN, MISSING), lambda v: 0)
+    present = [read(v) for v in baseline if not is_missing(v)]
+    return _interval_bins(_quantile_cuts(present) if present else [0], read)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Shift:
+    """One monitored item: counts per bin in the baseline and the current data, and the PSI."""
+
+    name: str
+    kind: str  # "score" or "input"
+    labels: tuple[str, ...]
+    baseline: tuple[int, ...]
+    current: tuple[int, ...]
+    psi: float
+
+    @property
+    def band(self) -> str:
+        return psi_band(self.psi)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The outcome in one file: its rate, the mean predicted risk over the scored rows,
+    logistic recalibration, the AUC and the observed/predicted risk by score group."""
+
+    rate: Interval
+    predicted: float | None
+    recalibration: Recalibration | None
+    auc: Interval | None
+    groups: tuple[ScoreGroup, ...]
+
+
+@dataclass(frozen=True)
+class Drift:
+    """The numbers of ``scorecard monitor``."""
+
+    baseline: str
+    current: str
+    rows: tuple[int, int]
+    shifts: tuple[Shift, ...]
+    #: input -> (missing in the baseline, missing in the current data)
+    missing: dict[str, tuple[int, int]]
+    #: (baseline, current); a side is None when its file has no outcome column.
+    outcomes: tuple[Outcome | None, Outcome | None]
+
+
+def _shift(name: str, kind: str, bins: Bins, a: list[object], b: list[object]) -> Shift:
+    counts = []
+    seen: dict[object, int] = {}  # cell -> bin: a column holds few distinct cells
+    for cells in (a, b):
+        tally = [0] * len(bins.labels)
+        for cell in cells:
+            k = seen.get(cell)
+            if k is None:
+                k = seen[cell] = len(bins.labels) - 1 if is_missing(cell) else bins.index(cell)
+            tally[k] += 1
+        counts.append(tally)
+    keep = [k for k in range(len(bins.labels)) if counts[0][k] or counts[1][k]]
+    return Shift(name, kind, tuple(bins.labels[k] for k in keep), tuple(counts[0][k] for k in keep),
+                 tuple(counts[1][k] for k in keep), psi(counts[0], counts[1]))
+
+
+def _score_bins(a: list[Number | None], b: list[Number | None]) -> Bins:
+    both = [s for s in a + b if s is not None]
+    if not both:
+        return Bins((NO_SCORE,), lambda v: 0)
+    distinct = sorted(set(both))
+    if len(distinct) <= MAX_VALUES:
+        return Bins(tuple(_short(v) for v in distinct) + (NO_SCORE,), lambda v: distinct.index(v))
+    base = [s for s in a if s is not None] or both
+    bins = _interval_bins(_quantile_cuts(base), lambda v: v)  # type: ignore[arg-type, return-value]
+    return Bins(bins.labels[:-1] + (NO_SCORE,), bins.index)
+
+
+def _outcome(model: Model, sample: Sample) -> Outcome | None:
+    if sample.labels is None:
+        return None
+    scored = sample.scored
+    labels = [sample.labels[k] for k in scored]
+    scores = [sample.scores[k] for k in scored]
+    risks = [sample.risks[k] for k in scored]
+    has_risk = model.probability is not None and bool(scored)
+    both = len(set(labels)) == 2
+    return Outcome(rate=wilson(sum(sample.labels), len(sample.labels)),
+                   predicted=math.fsum(risks) / len(risks) if has_risk else None,  # type: ignore[arg-type]
+                   recalibration=recalibrate(risks, labels) if has_risk else None,  # type: ignore[arg-type]
+                   auc=delong(scores, labels) if both else None,  # type: ignore[arg-type]
+                   groups=_score_groups(scores, labels, risks) if scored else ())  # type: ignore[arg-type]
+
+
+def drift(model: Model, baseline: Sample, current: Sample) -> Drift:
+    """The monitor's numbers: the score first, then each used input in the model's order."""
+    shifts = [_shift("score", "score", _score_bins(baseline.scores, current.scores),
+                     [s if s is not None else "" for s in baseline.scores],
+                     [s if s is not None else "" for s in current.scores])]
+    for inp in model.used_inputs:
+        a, b = baseline.values[inp.name], current.values[inp.name]
+        shifts.append(_shift(inp.name, "input", input_bins(model, inp, a), a, b))
+    return Drift(baseline=baseline.source, current=current.source, rows=(baseline.rows, current.rows),
+                 shifts=tuple(shifts),
+                 missing={i.name: (baseline.missing(i.name), current.missing(i.name)) for i in model.used_inputs},
+                 outcomes=(_outcome(model, baseline), _outcome(model, current)))
