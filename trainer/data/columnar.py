@@ -119,15 +119,21 @@ def _arrow_csv_batches(path: str, header: list[str]) -> Iterator[pa.RecordBatch]
 
 def _runtime_csv_batches(path: str, source: str, added: tuple[str, ...]) -> Iterator[pa.RecordBatch]:
     """The same batches from the runtime's reader (its errors and messages), for a file
-    pyarrow refused: one batch of at most 65,536 rows at a time."""
+    pyarrow refused: one batch of at most 65,536 rows at a time, and the rows read before an
+    error ahead of it."""
     with open_csv(path) as fh:
         header, records = csv_records(fh, source, added)
         rows: list[list[str]] = []
-        for _, cells in records:
-            rows.append(cells)
-            if len(rows) == 1 << 16:
+        try:
+            for _, cells in records:
+                rows.append(cells)
+                if len(rows) == 1 << 16:
+                    yield _batch(header, rows)
+                    rows = []
+        except RowError:
+            if rows:  # the rows before the error first, as the runtime gives them
                 yield _batch(header, rows)
-                rows = []
+            raise
         if rows:
             yield _batch(header, rows)
 
