@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
 from typing import Callable, TextIO
 
 import numpy as np
@@ -32,11 +31,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 from scorecard.runtime.errors import RowError
-from scorecard.runtime.model import Model, Term
+from scorecard.runtime.model import Model
 from scorecard.runtime.risk import risk_function
-from scorecard.runtime.score import EXACT, WHITESPACE, coerce, format_number
+from scorecard.runtime.score import EXACT, WHITESPACE, format_number
 from scorecard.runtime.table import ScoredTable, added_columns
 from scorecard.trainer.data.columnar import text_batches
+from scorecard.trainer.vectorised import Column, policy_column, totals
 
 #: ``runtime.score.NUMBER`` without its surrounding whitespace (cells are trimmed first), in
 #: pyarrow's (RE2) syntax.
@@ -62,21 +62,6 @@ QUOTED = _quoted_characters()
 QUOTED_PATTERN = "[" + "".join("\\" + c if c in '"' else {"\r": "\\r", "\n": "\\n"}.get(c, c) for c in QUOTED) + "]"
 
 
-@dataclass(frozen=True)
-class Column:
-    """An input's values in one batch, as ``runtime.score.read_inputs`` gives them.
-
-    number: float64 values of a numeric or binary input (unused for categorical ones);
-    text: the cells of a categorical input as written; known: False where the value is
-    unknown (missing under ``"unmet"``); integral: True where the runtime holds an int.
-    """
-
-    number: np.ndarray | None
-    text: pa.Array | None
-    known: np.ndarray
-    integral: np.ndarray
-
-
 class RowRefused(Exception):
     """A row the runtime refuses: its position in the batch and the runtime's message."""
 
@@ -100,8 +85,6 @@ class BatchScorer:
     def __init__(self, model: Model):
         self.model = model
         self.needed = {i.name for i in model.needs_value}
-        self.imputed = {name: coerce(model.input(name), value, model.int_limits.get(name, EXACT))
-                        for name, value in model.imputed.items()}
         self.risk = risk_function(model.probability)
         self.with_probability = model.probability is not None
 
@@ -116,12 +99,8 @@ class BatchScorer:
             cells = batch.column(inp.name)
             trimmed = _trim(cells)
             missing = _np(pc.equal(trimmed, ""))
-            filled = inp.name in self.imputed
-            fill = self.imputed.get(inp.name)
-            known = ~missing | filled
             if inp.type == "categorical":
-                text = cells if not (filled and missing.any()) else pc.if_else(pa.array(missing), fill, cells)
-                columns[inp.name] = Column(None, text, known, np.ones(n, dtype=bool))
+                columns[inp.name] = policy_column(self.model, inp.name, missing, text=cells)
             else:
                 ok = _np(pc.match_substring_regex(trimmed, NUMBER))
                 parsed = _np(pc.cast(pc.if_else(pa.array(ok), trimmed, "0"), pa.float64()))
@@ -133,12 +112,8 @@ class BatchScorer:
                     what = "is not a finite number" if ok[k] else "is not a number"
                     refused.append((k, position, f"column {inp.name!r}: {cell!r} {what}"))
                 limit = self.model.int_limits.get(inp.name, EXACT)
-                number = parsed
                 integral = (np.floor(parsed) == parsed) & (np.abs(parsed) <= limit)
-                if filled and missing.any():
-                    number = np.where(missing, float(fill), parsed)
-                    integral = np.where(missing, isinstance(fill, int), integral)
-                columns[inp.name] = Column(number, None, known, integral)
+                columns[inp.name] = policy_column(self.model, inp.name, missing, number=parsed, integral=integral)
             if inp.name in self.needed:
                 scored &= ~missing
         if refused:
@@ -147,49 +122,8 @@ class BatchScorer:
         return columns, scored
 
     def totals(self, columns: dict[str, Column], n: int) -> tuple[np.ndarray, np.ndarray]:
-        """(score, is_float): the runtime's score of every row as a double, and whether the
-        runtime holds it as a float (else an int)."""
-        intercept = self.model.intercept
-        total = np.full(n, float(intercept))
-        is_float = np.full(n, isinstance(intercept, float))
-        for term in self.model.terms:
-            column = columns[term.input]
-            points = term.points
-            if term.op == "linear":
-                total = total + np.where(column.known, float(points) * column.number, 0.0)
-                is_float |= isinstance(points, float) | ~column.integral
-                continue
-            met = self._met(term, column)
-            total = total + np.where(met, float(points), 0.0)
-            if isinstance(points, float):
-                is_float |= met
-        return total, is_float
-
-    def _met(self, term: Term, column: Column) -> np.ndarray:
-        """Where ``term``'s condition holds (runtime.score.contribution)."""
-        if term.op == "missing":
-            return ~column.known
-        if column.text is not None:  # a categorical input: text compared as text
-            if term.op == "==":
-                hits = pc.equal(column.text, term.value) if isinstance(term.value, str) else None
-            elif term.op == "in":
-                hits = pc.is_in(column.text, value_set=pa.array([v for v in term.value if isinstance(v, str)],
-                                                                  pa.string()))
-            else:
-                hits = None
-            if hits is None:
-                return np.zeros(len(column.known), dtype=bool)
-            return column.known & _np(hits.fill_null(False))
-        x = column.number
-        if term.op == ">=":
-            hits = x >= term.value
-        elif term.op == "<":
-            hits = x < term.value
-        elif term.op == "==" and not isinstance(term.value, str):
-            hits = x == term.value
-        else:  # a number never equals text, nor is in a set of texts
-            hits = np.zeros(len(x), dtype=bool)
-        return column.known & hits
+        """(score, is_float) of every row (trainer/vectorised.py)."""
+        return totals(self.model, columns, n)
 
     def added(self, total: np.ndarray, is_float: np.ndarray, scored: np.ndarray) -> list[pa.Array]:
         """The text of the added columns: score, prediction (and probability)."""

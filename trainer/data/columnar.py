@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 from scorecard.runtime.errors import DataError, RowError
 from scorecard.runtime.table import csv_records, open_csv
@@ -180,10 +181,17 @@ def as_text(value: object) -> str | None:
 
 def text_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """A Parquet column as the text a CSV would hold ("" where missing): strings as they are,
-    every other type cell by cell through :func:`as_text`."""
+    every other type through :func:`as_text`, once per distinct value."""
     if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
         return column.fill_null("").cast(pa.string())
-    return pa.array([as_text(v) or "" for v in column.to_pylist()], pa.string())
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    try:  # each distinct value once
+        encoded = pc.dictionary_encode(column)
+    except pa.ArrowNotImplementedError:  # a type pyarrow cannot encode (lists, structs): cell by cell
+        return pa.array([as_text(v) or "" for v in column.to_pylist()], pa.string())
+    texts = pa.array([as_text(v) or "" for v in encoded.dictionary.to_pylist()], pa.string())
+    return texts.take(encoded.indices).fill_null("")
 
 
 # ---------------------------------------------------------------------------- the two readers
