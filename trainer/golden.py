@@ -71,8 +71,11 @@ def choose(model: Model, frame: pd.DataFrame, blank: str | None = None) -> tuple
     values = total[rows]
     above, below = values > 0, values <= 0
     for side, key in ((below, -values), (above, values)):
-        order = np.lexsort((rows[side], key[side]))[:BOUNDARY_ROWS]
-        for i in rows[side][order]:
+        near, at = key[side], rows[side]
+        if len(near) > BOUNDARY_ROWS:  # only rows as near as the BOUNDARY_ROWS-th nearest
+            keep = near <= np.partition(near, BOUNDARY_ROWS - 1)[BOUNDARY_ROWS - 1]
+            near, at = near[keep], at[keep]
+        for i in at[np.lexsort((at, near))[:BOUNDARY_ROWS]]:
             take(int(i))
     picked = picked[:MAX_ROWS - 1]
     golden = []
