@@ -224,6 +224,8 @@ def _number(text: str) -> float | None:
     """The runtime's reading of a cell as a number (int first, then float), or None."""
     try:
         return float(int(text))
+    except OverflowError:  # an integer beyond the doubles: float() reads it as inf
+        return float(text)
     except ValueError:
         try:
             return float(text)
