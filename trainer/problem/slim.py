@@ -174,12 +174,14 @@ def distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = order[where]
         keys = tuple(X[rows, j] for j in range(p - 1, 0, -1)) + (block[where],)
         order[where] = rows[np.lexsort(keys)]  # stable: equal rows stay in data order
-    ordered = X[order]
-    new = np.ones(n, dtype=bool)
-    new[1:] = np.any(ordered[1:] != ordered[:-1], axis=1)
+    new = np.zeros(n, dtype=bool)  # a row differing from the one before it in sorted order
+    new[0] = True
+    for j in range(p):  # column by column: no sorted copy of X
+        column = X[order, j]
+        new[1:] |= column[1:] != column[:-1]
     row_of = np.empty(n, dtype=np.intp)
     row_of[order] = np.cumsum(new) - 1
-    return ordered[new], row_of
+    return X[order[new]], row_of
 
 
 def margin(X: np.ndarray, rows: int = 1 << 18) -> tuple[float, bool]:
