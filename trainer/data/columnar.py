@@ -63,6 +63,12 @@ class ColumnTable:
         return list(self.data)
 
 
+def release_memory() -> None:
+    """Give back to the system the memory pyarrow's allocator keeps after a table is dropped
+    (it holds freed pages for reuse: about a gigabyte after a 10^7-row CSV file)."""
+    pa.default_memory_pool().release_unused()
+
+
 def is_parquet(path: str) -> bool:
     return path.lower().endswith(PARQUET_SUFFIXES)
 
