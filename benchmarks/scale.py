@@ -13,6 +13,14 @@ RSS (``ru_maxrss``) is that run's; the time is the fit only (the data are made f
     python benchmarks/scale.py                 # N = 1e3..1e7, median of 3, baseline up to 1e5
     python benchmarks/scale.py --parquet       # also 1e8 rows streamed from a Parquet file
     python benchmarks/scale.py --write         # and write the section of benchmarks/RESULTS.md
+    python benchmarks/scale.py --cli --baseline /work/main/.venv/bin/scorecard --write
+                                               # the command line: train/predict on files (section scale-cli)
+
+The command-line path (``--cli``, issue 16) runs ``scorecard train`` on the same data written
+as one Parquet file and as CSV (by pandas), and ``scorecard predict`` on the CSV, each in its
+own process: wall time and peak RSS (``ru_maxrss`` of a wrapper's children, one wrapper per
+command). ``--baseline`` names a ``scorecard`` executable of the code before the change, run
+on ``--baseline-rows`` rows in the same run.
 """
 from __future__ import annotations
 
@@ -183,6 +191,84 @@ def table(results: dict, baseline: dict) -> list[str]:
 
 
 
+CLI_TRAIN = ["--target", "y", "--loss", "logistic", "--numeric", "linear", "--coef-min", "-10", "--coef-max", "10",
+             "--intercept-min", "-10", "--intercept-max", "10", "--time-limit", "300"]
+
+
+def write_csv(parquet: str, path: str) -> None:
+    """The Parquet file's rows as CSV written by pandas, one row group at a time."""
+    import pyarrow.parquet as pq
+
+    pf = pq.ParquetFile(parquet)
+    for k in range(pf.num_row_groups):
+        pf.read_row_group(k).to_pandas().to_csv(path, mode="w" if k == 0 else "a", header=k == 0, index=False)
+
+
+def timed(command: list[str]) -> dict:
+    """Wall seconds and peak RSS (MB) of one command, run under a wrapper process of its own."""
+    wrapper = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+               "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True); "
+               "print(r.returncode, time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "
+               "repr(r.stderr[-300:]))")
+    done = subprocess.run([sys.executable, "-c", wrapper, *command], capture_output=True, text=True, check=True)
+    code, seconds, rss, err = done.stdout.strip().split(" ", 3)
+    if int(code) != 0:
+        raise RuntimeError(f"{' '.join(command)} exited {code}: {err}")
+    return {"seconds": float(seconds), "rss_mb": int(rss) / 1024}
+
+
+def cli_train(scorecard: str, data: str, n: int, out: str) -> dict:
+    run = timed([scorecard, "train", data, *CLI_TRAIN, "--c0", repr(0.9 / n), "-o", out])
+    model = json.loads(Path(out).read_text())
+    coefficients = [model["intercept"]] + [t["points"] for t in model["terms"]]
+    return run | {"fit": model["training"]["seconds"], "status": model["training"]["status"], "model": coefficients}
+
+
+def cli_predict(scorecard: str, model: str, data: str, n: int, out: str) -> dict:
+    run = timed([scorecard, "predict", model, data, "-o", out])
+    return run | {"rows_per_s": n / run["seconds"]}
+
+
+def run_cli(args: argparse.Namespace) -> list[str]:
+    """The command-line measurements and their section of RESULTS.md."""
+    n, base_n = int(args.cli_rows), int(args.baseline_rows)
+    ours = str(Path(sys.executable).with_name("scorecard"))
+    rows, notes = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for size in sorted({n, base_n}):
+            files[size] = (os.path.join(tmp, f"sim{size}.parquet"), os.path.join(tmp, f"sim{size}.csv"))
+            write_parquet(size, files[size][0])
+            write_csv(*files[size])
+        m = os.path.join(tmp, "m.json")
+        for label, exe, size in [("ours", ours, n)] + ([("before", args.baseline, base_n)] if args.baseline else []):
+            pq_run = cli_train(exe, files[size][0], size, m)
+            csv_run = cli_train(exe, files[size][1], size, m)
+            rows.append((label, "train Parquet", size, pq_run))
+            rows.append((label, "train CSV", size, csv_run))
+            print(label, size, pq_run, csv_run, flush=True)
+            linear = os.path.join(tmp, f"linear-{label}.json")
+            Path(linear).write_text(Path(m).read_text())
+            cuts = os.path.join(tmp, f"cuts-{label}.json")
+            subprocess.run([exe, "train", files[base_n][0], "--target", "y", "--time-limit", "60", "-o", cuts],
+                           check=True, capture_output=True)
+            for kind, model in (("linear terms, float scores", linear), ("cuts, integer scores", cuts)):
+                run = cli_predict(exe, model, files[size][1], size, os.path.join(tmp, "p.csv"))
+                rows.append((label, f"predict CSV ({kind})", size, run))
+                print(label, kind, size, run, flush=True)
+    if args.baseline:
+        notes.append(f"'before' is `{args.baseline}` (the code before the change), on {base_n:,} rows.")
+    lines = ["| code | command | rows | wall s | peak RSS MB | fit s (training.seconds) | rows/s | status | model |",
+             "|---|---|---:|---:|---:|---:|---:|---|---|"]
+    for label, what, size, r in rows:
+        fit = f"{r['fit']:.1f}" if "fit" in r else "-"
+        speed = f"{r['rows_per_s'] / 1e6:.2f} M" if "rows_per_s" in r else "-"
+        model = tuple(r["model"]) if "model" in r else "-"
+        lines.append(f"| {label} | {what} | {size:,} | {r['seconds']:.1f} | {r['rss_mb']:.0f} | {fit} | {speed} | "
+                     f"{r.get('status', '-')} | {model} |")
+    return lines + [""] + notes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e3,1e4,1e5,1e6,1e7")
@@ -193,6 +279,10 @@ def main() -> None:
     parser.add_argument("--parquet", action="store_true", help="also 1e8 rows streamed from Parquet")
     parser.add_argument("--parquet-rows", type=float, default=1e8)
     parser.add_argument("--write", action="store_true", help="write the section of benchmarks/RESULTS.md")
+    parser.add_argument("--cli", action="store_true", help="the command line on files instead (section scale-cli)")
+    parser.add_argument("--cli-rows", type=float, default=1e7)
+    parser.add_argument("--baseline", help="a scorecard executable of the code before the change (--cli)")
+    parser.add_argument("--baseline-rows", type=float, default=1e6)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--method", default="ours", help=argparse.SUPPRESS)
@@ -203,6 +293,20 @@ def main() -> None:
         return
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     where = machine()
+    if args.cli:
+        body = run_cli(args)
+        lines = ["## Scaling on the command line: train and predict on files (benchmarks/scale.py --cli)", "",
+                 f"{started}; {where}; Python {platform.python_version()}, numpy {np.__version__}.",
+                 f"Command: `python benchmarks/scale.py {' '.join(sys.argv[1:])}`", "",
+                 "The simulation above written to one Parquet file (five float32 columns, 0/1 target) and, by "
+                 "pandas, to CSV; `scorecard train DATA --loss logistic --numeric linear --c0 0.9/N` with "
+                 "coefficients and intercept in [-10, 10]; `scorecard predict` of that model (float scores) and "
+                 "of a default (cuts) model trained on the smaller file (integer scores) on the CSV. Wall time "
+                 "and peak RSS of each whole command, one run each.", "", *body]
+        print("\n".join(lines))
+        if args.write:
+            write_section("scale-cli", "\n".join(lines))
+        return
     results, baseline = {}, {}
     for n in (int(float(s)) for s in args.sizes.split(",") if s):
         results[n] = summary([measure(n, "ours", ["--threads", str(args.threads)]) for _ in range(args.repeat)])

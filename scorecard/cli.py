@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import io
 import os
 import sys
 from typing import Annotated, Optional
@@ -172,10 +171,12 @@ def _number(text: str, option: str) -> float:
 
 
 def _load_data(path: str, target: str, positive, cfg):
+    from scorecard.trainer.data.columnar import release_memory
     from scorecard.trainer.data.families import unmet_notes
     from scorecard.trainer.data.prepare import prepare, read_table
 
     data = prepare(read_table(path), target, positive, cfg.missing, source=path)
+    release_memory()  # the file's columns are dropped: training gets their memory
     for note in [*data.notes, *unmet_notes(data, cfg)]:
         _say(f"note: {note}")
     if data.dropped_rows:
@@ -324,32 +325,19 @@ def predict(model: ModelPath, data: Data,
     'probability' is added when the model has a score-to-risk map. A file given with -o is
     written all or nothing; standard output gets the rows as they are scored.
     """
-    from scorecard.runtime import load, score_csv
+    from scorecard.runtime import load
+    from scorecard.vectorised import score_file  # the runtime's output, computed in batches of columns
 
     _check_paths([model, data], [("-o", output)])
     fitted = load(model)
     if output is None or output == "-":
-        with _csv_text(data) as infile:
-            result = score_csv(fitted, infile, sys.stdout, source=data)
+        result = score_file(fitted, data, sys.stdout)
         sys.stdout.flush()
     else:
         with atomic_output(output) as out:
-            with _csv_text(data) as infile:
-                result = score_csv(fitted, infile, out, source=data)
+            result = score_file(fitted, data, out)
     if result.unscored:
         _say(f"{result.unscored} of {result.rows} rows have no score (missing values)")
-
-
-def _csv_text(path: str):
-    """The data as CSV text: the file itself, or a Parquet file rendered as CSV."""
-    from scorecard.trainer.data.prepare import PARQUET_SUFFIXES, read_table
-
-    if path.lower().endswith(PARQUET_SUFFIXES):
-        frame = read_table(path)
-        return io.StringIO(frame.to_csv(index=False, lineterminator="\n"))
-    from scorecard.runtime.table import open_csv
-
-    return open_csv(path)  # as every command reads it: a BOM is not part of a name
 
 
 # ---------------------------------------------------------------------------- export / verify
@@ -395,10 +383,10 @@ def verify(model: ModelPath,
     fitted = load(model)
     rows = None
     if data is not None:  # read as predict reads it: one reader for every command
-        from scorecard.exporters.verify import rows_of
+        from scorecard.trainer.data.columnar import text_batches
 
-        with _csv_text(data) as infile:
-            rows = rows_of(infile, data)
+        _, batches, _ = text_batches(data, data)
+        rows = [row for batch in batches for row in batch.to_pylist()]
     checks = verify_all(fitted, data=data, rows=rows)
     for check in checks:
         print(check.line())

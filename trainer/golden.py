@@ -16,8 +16,11 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from scorecard.runtime import GoldenRow, Model, score
-from scorecard.runtime.score import contribution, decide
+from scorecard.runtime.score import decide
+
+from .vectorised import Column, met, policy_column, totals
 
 MAX_ROWS = 30
 BOUNDARY_ROWS = 2  # per side of the boundary
@@ -45,12 +48,10 @@ def choose(model: Model, frame: pd.DataFrame, blank: str | None = None) -> tuple
     n = len(frame)
     if n == 0:
         return ()
-    # Scoring needs only the inputs the model uses; a golden row keeps every column of its
-    # data row, so whole records are built for the picked rows alone (wide data stays fast).
-    used = [inp.name for inp in model.used_inputs]
-    columns = {name: [plain(v) for v in frame[name].tolist()] for name in used}
-    rows = [{name: columns[name][i] for name in used} for i in range(n)]
-    scores = [score(model, r) for r in rows]
+    # Every row is scored at once (trainer/vectorised.py: the runtime's numbers); the runtime
+    # scores the picked rows alone, and a golden row keeps every column of its data row.
+    columns, scored = _columns(model, frame)
+    total, _ = totals(model, columns, n)
     picked: list[int] = []
 
     def take(i: int | None) -> None:
@@ -58,28 +59,55 @@ def choose(model: Model, frame: pd.DataFrame, blank: str | None = None) -> tuple
             picked.append(i)
 
     for term in model.terms:
-        values = [r[term.input] for r in rows]
         if term.op == "linear":
-            numbers = np.array(values, dtype=float)
+            numbers = frame[term.input].to_numpy(dtype=float)
             take(int(np.argmin(numbers)))
             take(int(np.argmax(numbers)))
         else:
-            on = [contribution(term, v) != 0 for v in values]
-            take(next((i for i in range(n) if on[i]), None))
-            take(next((i for i in range(n) if not on[i]), None))
-    valued = [(s, i) for i, s in enumerate(scores) if s is not None]
-    above = sorted((s, i) for s, i in valued if s > 0)
-    below = sorted(((-s, i) for s, i in valued if s <= 0))
-    for _, i in below[:BOUNDARY_ROWS] + above[:BOUNDARY_ROWS]:
-        take(i)
+            on = met(term, columns[term.input]) & (term.points != 0)
+            take(int(np.argmax(on)) if on.any() else None)
+            take(int(np.argmax(~on)) if not on.all() else None)
+    rows = np.flatnonzero(scored)
+    values = total[rows]
+    above, below = values > 0, values <= 0
+    for side, key in ((below, -values), (above, values)):
+        near, at = key[side], rows[side]
+        if len(near) > BOUNDARY_ROWS:  # only rows as near as the BOUNDARY_ROWS-th nearest
+            keep = near <= np.partition(near, BOUNDARY_ROWS - 1)[BOUNDARY_ROWS - 1]
+            near, at = near[keep], at[keep]
+        for i in at[np.lexsort((at, near))[:BOUNDARY_ROWS]]:
+            take(int(i))
     picked = picked[:MAX_ROWS - 1]
-    golden = [GoldenRow(row=_record(frame, i), score=scores[i], prediction=decide(scores[i])) for i in sorted(picked)]
+    golden = []
+    for i in sorted(picked):
+        row = _record(frame, i)
+        s = score(model, {name: row[name] for name in columns})
+        golden.append(GoldenRow(row=row, score=s, prediction=decide(s)))
     if blank is not None:
         row = _record(frame, picked[0] if picked else 0)
         row[blank] = None
         s = score(model, row)
         golden.append(GoldenRow(row=row, score=s, prediction=decide(s)))
     return tuple(golden)
+
+
+def _columns(model: Model, frame: pd.DataFrame) -> tuple[dict[str, Column], np.ndarray]:
+    """(columns, scored): the used inputs of the training frame as the runtime reads them
+    (numbers as float64, categories as text, NaN/None missing) and the rows with a score."""
+    columns: dict[str, Column] = {}
+    scored = np.ones(len(frame), dtype=bool)
+    needed = {inp.name for inp in model.needs_value}
+    for inp in model.used_inputs:
+        values = frame[inp.name]
+        missing = values.isna().to_numpy()
+        if inp.type == "categorical":
+            text = pa.array(values.astype(object).where(~missing, None).tolist(), pa.string())
+            columns[inp.name] = policy_column(model, inp.name, missing, text=text)
+        else:
+            columns[inp.name] = policy_column(model, inp.name, missing, number=values.to_numpy(dtype=float))
+        if inp.name in needed:
+            scored &= ~missing
+    return columns, scored
 
 
 def with_golden(model: Model, frame: pd.DataFrame, blank: str | None = None) -> Model:

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 from scorecard.runtime.errors import DataError
 from scorecard.trainer.data.prepare import prepare, read_table
+from numbers_table import READ
 from testdata import SHARED
 
 
@@ -200,3 +201,54 @@ def test_a_nul_character_in_a_name_or_category_is_refused_at_training(write, tex
 def test_a_nul_character_is_refused_in_frames_of_the_python_api_too():
     with pytest.raises(DataError, match="column 'c' holds 'x\\\\x00' on row 0"):
         prepare(pd.DataFrame({"y": [1, 0], "c": ["x\x00", "z"]}), "y", source="frame")
+
+
+TRAINING_CELLS = [*READ, "1_0", "١", " 7 ", "\x1c7\x1f", "Infinity", "-nan", "1e-400", "0x1p3", "+.5", "5.", "1" * 400]
+
+
+@pytest.mark.parametrize("cell", TRAINING_CELLS)
+def test_a_cell_is_a_number_in_training_exactly_when_python_reads_it_as_one(write, cell):
+    """pyarrow types the columns; the rule stays Python's reading of the stripped cell
+    (int(), then float()): the same value, or categorical, or a refusal of a non-finite one."""
+    path = write("t.csv", "y,x\n1,1\n0," + cell.replace('"', '""').join('""') + "\n1,2\n")
+    text = cell.strip()
+    if text == "":
+        assert load(path).frame["x"].isna().tolist() == [False, True, False]
+        return
+    try:
+        expected = float(int(text))
+    except OverflowError:
+        expected = float(text)
+    except ValueError:
+        try:
+            expected = float(text)
+        except ValueError:
+            expected = None
+    if expected is not None and not np.isfinite(expected):
+        with pytest.raises(DataError, match="is not a finite number|beyond the largest magnitude"):
+            load(path)
+        return
+    data = load(path)
+    if expected is None:
+        assert data.inputs[0].type == "categorical" and data.frame["x"].tolist()[1] == cell
+    else:
+        assert data.inputs[0].type != "categorical" and data.frame["x"].tolist()[1] == expected
+
+
+@pytest.mark.parametrize("name", ["adult.csv", "mushroom_raw.csv", "heart.csv", "spambase.csv", "bankruptcy.csv"])
+def test_every_dataset_reads_as_its_text_read_by_pandas(name):
+    """The columnar reader gives the frame the Python API gives for the same cells as text."""
+    path = SHARED / name
+    text = pd.read_csv(path, dtype=str, keep_default_na=False)
+    target = text.columns[0]
+    a, b = prepare(read_table(str(path)), target), prepare(text, target)
+    assert a.frame.equals(b.frame) and (a.y == b.y).all() and a.inputs == b.inputs and a.notes == b.notes
+
+
+def test_parquet_categorical_and_boolean_columns_read_as_their_text(tmp_path):
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "c": pd.Categorical(["a", "b", None, "a"]), "b": [True, False, True, None],
+                          "n": pd.array([1, None, 3, 2**60], dtype="Int64")})
+    frame.to_parquet(tmp_path / "t.parquet")
+    data = prepare(read_table(str(tmp_path / "t.parquet")), "y")
+    assert data.frame["c"].tolist() == ["a", "b", None, "a"] and data.frame["b"].tolist() == ["true", "false", "true", None]
+    assert data.frame["n"].tolist()[3] == float(2**60) and np.isnan(data.frame["n"].tolist()[1])

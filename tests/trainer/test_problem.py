@@ -59,3 +59,17 @@ def test_l1_price_never_outweighs_one_error_or_one_feature():
     problem = _problem(frame, c0=0.05)
     max_l1 = 2 * 10
     assert problem.epsilon * max_l1 < min(1 / 10, 0.05)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_distinct_rows_are_numpys_unique_rows_in_its_order(seed):
+    """build_problem merges rows by sorting the first column and its ties only: the rows and
+    each row's group are np.unique's (integer, real, one-decimal and single-column data)."""
+    from scorecard.trainer.problem.slim import distinct_rows
+
+    rng = np.random.default_rng(seed)
+    for X in (rng.integers(0, 3, (20000, 4)).astype(float), rng.standard_normal((5000, 3)),
+              np.round(rng.standard_normal((8000, 2)), 1), rng.integers(0, 2, (500, 1)).astype(float)):
+        rows, row_of = np.unique(X, axis=0, return_inverse=True)
+        mine, mine_of = distinct_rows(X)
+        assert np.array_equal(rows, mine) and np.array_equal(row_of.reshape(-1), mine_of)

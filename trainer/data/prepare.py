@@ -8,24 +8,26 @@ types every column itself and codes the target, refusing bad input with a one-li
 """
 from __future__ import annotations
 
-import csv
 import difflib
 import math
-import os
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from scorecard.runtime import Input, Target
 from scorecard.runtime.errors import DataError
 from scorecard.runtime.names import name_problem  # what no later command can use
+from scorecard.runtime.score import WHITESPACE  # what str.strip() removes: a blank cell is missing
 from scorecard.runtime.table import RESERVED  # the columns scoring adds; training refuses them
-from scorecard.runtime.table import csv_reader, not_utf8, open_csv
 
 from ..options.config import MISSING
+from . import columnar
+from .columnar import PARQUET_SUFFIXES, ColumnTable, as_text
 
-PARQUET_SUFFIXES = (".parquet", ".pq")
+__all__ = ["PARQUET_SUFFIXES", "LabeledData", "prepare", "read_table"]
 #: The largest magnitude a numeric training value may have: beyond, the squares and sums of
 #: training overflow a double (1.8e308) and end in inf far from the value that caused it.
 LARGEST = 1e100
@@ -87,101 +89,23 @@ class LabeledData:
 # ---------------------------------------------------------------------------- reading
 
 
-def read_table(path: str) -> pd.DataFrame:
-    """The file's cells as text (object dtype; ``None`` for an empty cell).
-
-    The index holds each row's line number in the file (header = line 1), so errors can
-    point at it. Parquet files (``.parquet``/``.pq``) need pyarrow; their values are turned
-    into the same text a CSV would hold.
-    """
-    if not os.path.exists(path):
-        raise DataError(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise DataError(f"{path}: is a folder, not a data file")
-    if path.lower().endswith(PARQUET_SUFFIXES):
-        return _read_parquet(path)
-    return _read_csv(path)
-
-
-def _read_csv(path: str) -> pd.DataFrame:
-    try:
-        with open_csv(path) as fh:
-            reader = csv_reader(fh)  # the runtime's reader: a cell of any size
-            header = next(reader, None)
-            if header is None:
-                raise DataError(f"{path}: the file is empty (no header row)")
-            _check_header(header, path)
-            rows: list[list[str | None]] = []
-            lines: list[int] = []
-            start = reader.line_num
-            for cells in reader:
-                if not cells:
-                    start = reader.line_num
-                    continue
-                if len(cells) != len(header):
-                    raise DataError(f"{path}: line {start + 1} has {len(cells)} cells, the header has {len(header)}")
-                rows.append([None if c.strip() == "" else c for c in cells])
-                lines.append(start + 1)
-                start = reader.line_num
-    except UnicodeDecodeError as exc:
-        raise DataError(not_utf8(path, exc, path)) from None
-    except csv.Error as exc:
-        raise DataError(f"{path}: not a readable CSV file ({exc})") from None
-    if not rows:
-        raise DataError(f"{path}: the file has a header but no data rows")
-    return pd.DataFrame(rows, columns=header, index=pd.Index(lines, name="line"), dtype=object)
-
-
-def _read_parquet(path: str) -> pd.DataFrame:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise DataError(f"{path}: reading Parquet needs pyarrow; pip install 'scorecard[parquet]'") from None
-    try:
-        table = pq.read_table(path)
-    except Exception as exc:  # pyarrow raises several unrelated types for a bad file
-        raise DataError(f"{path}: not a readable Parquet file ({exc})") from None
-    _check_header(table.column_names, path)
-    if table.num_rows == 0:
-        raise DataError(f"{path}: the file has no data rows")
-    columns = {name: [_as_text(v) for v in table.column(k).to_pylist()]
-               for k, name in enumerate(table.column_names)}
-    return pd.DataFrame(columns, index=pd.RangeIndex(1, table.num_rows + 1, name="row"), dtype=object)
-
-
-def _check_header(header: list[str], path: str) -> None:
-    seen: set[str] = set()
-    for k, name in enumerate(header):
-        if name.strip() == "":
-            raise DataError(f"{path}: column {k + 1} of the header has no name")
-        if name in seen:
-            raise DataError(f"{path}: column {name!r} appears twice in the header")
-        seen.add(name)
-
-
-def _as_text(value: object) -> str | None:
-    """A non-text value as the text a CSV would hold (floats round-trip exactly)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return str(int(value))
-    text = value if isinstance(value, str) else repr(value) if isinstance(value, float) else str(value)
-    return None if text.strip() == "" else text
+def read_table(path: str) -> ColumnTable:
+    """The whole file in columns (trainer/data/columnar.py): CSV cells as text, Parquet
+    columns in their own types; :func:`prepare` types them column by column."""
+    return columnar.read_table(path)
 
 
 # ---------------------------------------------------------------------------- typing
 
 
-def prepare(df: pd.DataFrame, target: str, positive: object = None, missing: str = "unmet",
+def prepare(df: pd.DataFrame | ColumnTable, target: str, positive: object = None, missing: str = "unmet",
             source: str = "DATA") -> LabeledData:
     """Check ``df``, code the target as +1/-1, type the other columns and apply ``missing``
     (one of ``TrainConfig``'s policies: unmet keeps the missing cells, null refuses them,
     drop drops their rows, impute fills them).
 
-    Accepts the text frame of :func:`read_table` and, for the Python API, a frame of
-    native values (numbers, NaN/None for missing).
+    Accepts the :class:`ColumnTable` of :func:`read_table` and, for the Python API, a frame
+    of native values (numbers, NaN/None for missing) or text.
     """
     if missing not in MISSING:
         raise DataError(f"--missing: {missing!r} is not a policy; use one of {', '.join(MISSING)}")
@@ -201,19 +125,25 @@ def prepare(df: pd.DataFrame, target: str, positive: object = None, missing: str
     features = [n for n in names if n != target]
     if not features:
         raise DataError(f"{source}: no feature columns besides the target {target!r}")
-    where = _locator(df)
-    y, positive_value = _code_target(df[target], target, positive, source, where)
+    if isinstance(df, ColumnTable):
+        columns_of, locate = df.data.__getitem__, df.locate
+        labels = _text(df.data[target])
+    else:
+        where = _locator(df)
+        columns_of, locate = (lambda name: _frame_column(df[name])), (lambda k: where(df.index[k]))
+        labels = _frame_text(df[target])
+    y, positive_value = _code_target(labels, target, positive, source, locate)
 
     notes: list[str] = []
     columns: dict[str, pd.Series] = {}
     inputs: list[Input] = []
     for name in features:
-        kind, values, note = _type_column(df[name], name, source, where)
-        columns[name] = values
+        kind, values, note = _type_column(columns_of(name), name, source, locate)
+        columns[name] = pd.Series(values, dtype=object if kind == "categorical" else float)
         inputs.append(Input(name, kind))
         if note:
             notes.append(note)
-    frame = pd.DataFrame(columns, index=df.index)
+    frame = pd.DataFrame(columns)
 
     is_missing = frame.isna()
     counts = {name: int(n) for name, n in is_missing.sum().items() if n}
@@ -258,15 +188,44 @@ def _locator(df: pd.DataFrame):
     return lambda index: f"{label} {index}"
 
 
-def _cells(series: pd.Series) -> list[str | None]:
-    """Every cell as text, ``None`` when missing (empty, blank, None or NaN)."""
-    return [(c if c.strip() else None) if type(c) is str else _as_text(c) for c in series.tolist()]
+def _frame_column(series: pd.Series) -> np.ndarray | pa.Array:
+    """A column of a Python API frame: native numbers (and booleans) as float64, anything
+    else as text cell by cell (None when missing), as a CSV would hold it."""
+    if series.dtype.kind in "iufb":
+        return series.to_numpy(dtype=float)
+    return _frame_text(series)
+
+
+def _frame_text(series: pd.Series) -> pa.Array:
+    """A column of a Python API frame as text, cell by cell (None when missing)."""
+    return pa.array([(c if c.strip() else None) if type(c) is str else as_text(c) for c in series.tolist()],
+                    pa.string())
+
+
+def _text(column: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """A column of a file as one text array (null or blank where missing)."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        return column
+    return columnar.text_column(column)
+
+
+def _levels(text: pa.Array) -> tuple[list[str | None], np.ndarray]:
+    """(levels, codes): each distinct cell once, in order of first appearance, as written
+    (None for a missing cell, always the last level), and each row's level number."""
+    encoded = pc.dictionary_encode(text)
+    levels = [t if t.strip() else None for t in encoded.dictionary.to_pylist()]
+    codes = encoded.indices.fill_null(len(levels)).to_numpy(zero_copy_only=False).astype(np.intp, copy=False)
+    return levels + [None], codes
 
 
 def _number(text: str) -> float | None:
     """The runtime's reading of a cell as a number (int first, then float), or None."""
     try:
         return float(int(text))
+    except OverflowError:  # an integer beyond the doubles: float() reads it as inf
+        return float(text)
     except ValueError:
         try:
             return float(text)
@@ -274,64 +233,76 @@ def _number(text: str) -> float | None:
             return None
 
 
-def _parse_numbers(cells: list[str | None]) -> tuple[np.ndarray | None, int | None]:
-    """Float values (NaN where missing), or None and the position of the first non-number."""
-    present = [k for k, c in enumerate(cells) if c is not None]
-    out = np.full(len(cells), np.nan)
-    try:
-        out[present] = np.array([cells[k] for k in present], dtype=float)
-        return out, None
-    except ValueError:
-        pass
-    for k in present:
-        value = _number(cells[k].strip())
-        if value is None:
-            return None, k
-        out[k] = value
-    return out, None
+def _type_column(column, name: str, source: str, locate) -> tuple[str, np.ndarray, str | None]:
+    """(type, values, note): numeric/binary as float64 with NaN for missing, else categorical
+    text (object array, None for missing; each distinct text one object)."""
+    if isinstance(column, np.ndarray):  # native numbers of a Python API frame
+        return _numeric(column, ~np.isnan(column), name, source, locate, lambda k: repr(column[k]))
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if pa.types.is_integer(column.type) or pa.types.is_floating(column.type):  # Parquet numbers
+        values = column.to_numpy(zero_copy_only=False).astype(float)
+        return _numeric(values, ~np.isnan(values), name, source, locate, lambda k: repr(as_text(column[k].as_py())))
+    text = _text(column)
+    trimmed = pc.utf8_trim(text, WHITESPACE).fill_null("")
+    blank = pc.equal(trimmed, "")
+    try:  # pyarrow reads a subset of what float() reads, to the same double (tests/trainer/test_data.py)
+        values = pc.cast(pc.if_else(blank, "0", trimmed), pa.float64()).to_numpy(zero_copy_only=False)
+    except pa.ArrowInvalid:
+        return _type_levels(text, name, source, locate)
+    present = ~blank.to_numpy(zero_copy_only=False)
+    values = np.where(present, values, np.nan)
+    return _numeric(values, present, name, source, locate, lambda k: repr(text[k].as_py()))
 
 
-def _type_column(series: pd.Series, name: str, source: str, where) -> tuple[str, pd.Series, str | None]:
-    """(type, values, note): numeric/binary as float64 with NaN for missing, else categorical text."""
-    index = series.index
-    if series.dtype.kind in "iufb":
-        values = series.to_numpy(dtype=float)
-        bad = np.flatnonzero(np.isinf(values))
-    else:
-        cells = _cells(series)
-        values, first_text = _parse_numbers(cells)
-        if values is None:
-            present = [c for c in cells if c is not None]
-            numeric = sum(_number(c.strip()) is not None for c in present)
-            note = None
-            if numeric * 2 > len(present):
-                note = (f"column {name!r} is read as categorical: {cells[first_text]!r} on {where(index[first_text])} "
-                        f"is not a number ({len(present) - numeric} of {len(present)} values are not)")
-            _check_categories(cells, name, source, where, index)
-            return "categorical", pd.Series(cells, index=index, dtype=object), note
-        bad = np.flatnonzero(~np.isfinite(values) & np.array([c is not None for c in cells]))
-    if len(bad):
-        k = bad[0]
-        raise DataError(f"{source}: column {name!r} holds {series.iloc[k]!r} on {where(index[k])}, "
-                        "which is not a finite number; leave the cell empty for a missing value")
+def _type_levels(text: pa.Array, name: str, source: str, locate) -> tuple[str, np.ndarray, str | None]:
+    """A text column pyarrow does not read as numbers: Python's reading of each distinct
+    cell decides (numeric when every present one is a number, else categorical)."""
+    levels, codes = _levels(text)
+    parsed = [None if v is None else _number(v.strip()) for v in levels]
+    is_text = np.array([v is not None and p is None for v, p in zip(levels, parsed)])
+    numbers = np.array([np.nan if p is None else p for p in parsed])
+    shown = lambda k: repr(levels[codes[k]])  # noqa: E731
+    if not is_text.any():
+        values = numbers[codes]
+        return _numeric(values, ~np.isnan(values), name, source, locate, shown)
+    counts = np.bincount(codes, minlength=len(levels))
+    present = int(counts[:-1].sum())
+    not_numbers = int(counts[is_text].sum())
+    note = None
+    if (present - not_numbers) * 2 > present:
+        first = int(np.argmax(is_text[codes]))
+        note = (f"column {name!r} is read as categorical: {levels[codes[first]]!r} on {locate(first)} "
+                f"is not a number ({not_numbers} of {present} values are not)")
+    problems = np.array([v is not None and name_problem(v) is not None for v in levels])
+    if problems.any():
+        k = int(np.argmax(problems[codes]))
+        cell = levels[codes[k]]
+        raise DataError(f"{source}: column {name!r} holds {cell!r} on {locate(k)}, which {name_problem(cell)}; "
+                        "remove the character from the data")
+    objects = np.empty(len(levels), dtype=object)
+    objects[:] = levels
+    return "categorical", objects[codes], note
+
+
+def _numeric(values: np.ndarray, present: np.ndarray, name: str, source: str, locate,
+             shown) -> tuple[str, np.ndarray, None]:
+    """A numeric column checked: every present value finite and within LARGEST (else a
+    DataError showing the cell as ``shown(k)``); binary when every present value is 0 or 1."""
     with np.errstate(invalid="ignore"):
+        bad = np.flatnonzero(present & ~np.isfinite(values))
+        if len(bad):
+            k = int(bad[0])
+            raise DataError(f"{source}: column {name!r} holds {shown(k)} on {locate(k)}, "
+                            "which is not a finite number; leave the cell empty for a missing value")
         huge = np.flatnonzero(np.abs(values) > LARGEST)
     if len(huge):
-        k = huge[0]
-        raise DataError(f"{source}: column {name!r} holds {series.iloc[k]!r} on {where(index[k])}, beyond "
+        k = int(huge[0])
+        raise DataError(f"{source}: column {name!r} holds {shown(k)} on {locate(k)}, beyond "
                         f"the largest magnitude training accepts ({LARGEST:g}); rescale the column")
-    present = values[~np.isnan(values)]
-    kind = "binary" if len(present) and np.isin(present, (0.0, 1.0)).all() else "numeric"
-    return kind, pd.Series(values, index=index, dtype=float), None
-
-
-def _check_categories(cells: list[str | None], name: str, source: str, where, index) -> None:
-    """Refuse a category no later command can use (runtime/names.py), naming its line."""
-    for k, cell in enumerate(cells):
-        problem = None if cell is None else name_problem(cell)
-        if problem is not None:
-            raise DataError(f"{source}: column {name!r} holds {cell!r} on {where(index[k])}, which {problem}; "
-                            "remove the character from the data")
+    kept = values[present]
+    kind = "binary" if len(kept) and np.isin(kept, (0.0, 1.0)).all() else "numeric"
+    return kind, values, None
 
 
 def _fill_value(values: pd.Series, kind: str, source: str) -> int | float | str:
@@ -353,14 +324,14 @@ def _fill_value(values: pd.Series, kind: str, source: str) -> int | float | str:
 # ---------------------------------------------------------------------------- target
 
 
-def _code_target(series: pd.Series, name: str, positive: object, source: str, where) -> tuple[np.ndarray, object]:
-    """y in {-1, +1} and the positive value as written in the data."""
-    cells = _cells(series)
-    absent = [k for k, c in enumerate(cells) if c is None]
-    if absent:
+def _code_target(text: pa.Array, name: str, positive: object, source: str, locate) -> tuple[np.ndarray, object]:
+    """y in {-1, +1} and the positive value as written in the data (each distinct cell read once)."""
+    cells, codes = _levels(text)
+    absent = np.flatnonzero(np.array([c is None for c in cells])[codes])
+    if len(absent):
         raise DataError(f"{source}: target column {name!r} has {len(absent)} missing values "
-                        f"(first on {where(series.index[absent[0]])}); every row needs a label")
-    texts = [c.strip() for c in cells]
+                        f"(first on {locate(int(absent[0]))}); every row needs a label")
+    texts = [c.strip() for c in cells[:-1]]  # in order of first appearance
     numbers = {v: _number(v) for v in dict.fromkeys(texts)}
     if all(n is not None and math.isfinite(n) for n in numbers.values()):
         key = numbers.__getitem__  # a numeric target: "1" and "1.0" are one class
@@ -389,7 +360,7 @@ def _code_target(series: pd.Series, name: str, positive: object, source: str, wh
             raise DataError(f"{source}: --positive {positive!r} is not a value of column {name!r} "
                             f"(it holds {levels[0]!r} and {levels[1]!r})")
         chosen = matches[0]
-    y = np.where(np.array([key(c) == key(chosen) for c in texts]), 1, -1).astype(np.int8)
+    y = np.where(np.array([key(c) == key(chosen) for c in texts] + [False])[codes], 1, -1).astype(np.int8)
     number = _number(chosen)
     if number is not None and all(_number(v) is not None for v in levels):
         return y, int(number) if number.is_integer() else number

@@ -138,8 +138,7 @@ def build_problem(X: np.ndarray, y: np.ndarray, *, w_pos: float, coef_lo: np.nda
     builds the box and prices from the options; this function only reads them.
     """
     n, p = X.shape
-    rows, row_of = np.unique(X, axis=0, return_inverse=True)
-    row_of = row_of.reshape(-1)
+    rows, row_of = distinct_rows(X)
     positive = y > 0
     pos_w = np.bincount(row_of, weights=positive * (2.0 * w_pos / n), minlength=len(rows))
     neg_w = np.bincount(row_of, weights=~positive * (2.0 * (1.0 - w_pos) / n), minlength=len(rows))
@@ -155,7 +154,37 @@ def build_problem(X: np.ndarray, y: np.ndarray, *, w_pos: float, coef_lo: np.nda
                        gamma=gamma, gamma_exact=exact, max_features=max_features, min_features=min_features)
 
 
-def margin(X: np.ndarray) -> tuple[float, bool]:
+def distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(X, axis=0, return_inverse=True)``: the distinct rows in lexicographic order
+    (column 0 first, NaN last) and each row's position among them, sorting by the first column
+    alone and by the others only within its ties (a column of real values has few; 10^7 rows
+    take seconds where ``np.unique`` takes minutes)."""
+    n, p = X.shape
+    if n == 0 or p == 0:
+        return X[:min(n, 1)], np.zeros(n, dtype=np.intp)
+    order = np.argsort(X[:, 0], kind="stable")
+    first = X[order, 0]
+    same_first = (first[1:] == first[:-1]) | (np.isnan(first[1:]) & np.isnan(first[:-1]))
+    if p > 1 and same_first.any():
+        block = np.concatenate(([0], np.cumsum(~same_first)))  # ties of column 0 share a block
+        tied = np.zeros(n, dtype=bool)
+        tied[1:] |= same_first
+        tied[:-1] |= same_first
+        where = np.flatnonzero(tied)
+        rows = order[where]
+        keys = tuple(X[rows, j] for j in range(p - 1, 0, -1)) + (block[where],)
+        order[where] = rows[np.lexsort(keys)]  # stable: equal rows stay in data order
+    new = np.zeros(n, dtype=bool)  # a row differing from the one before it in sorted order
+    new[0] = True
+    for j in range(p):  # column by column: no sorted copy of X
+        column = X[order, j]
+        new[1:] |= column[1:] != column[:-1]
+    row_of = np.empty(n, dtype=np.intp)
+    row_of[order] = np.cumsum(new) - 1
+    return X[order[new]], row_of
+
+
+def margin(X: np.ndarray, rows: int = 1 << 18) -> tuple[float, bool]:
     """The IP margin gamma and whether it is exact.
 
     With integer coefficients and intercept, if every value of X is a multiple of 10^-d then
@@ -163,13 +192,25 @@ def margin(X: np.ndarray) -> tuple[float, bool]:
     (gamma = 1 for integer data). The paper's fixed gamma = 0.1 (Section 3.1) is exact only
     for one-decimal data. Data with more than MAX_DECIMALS decimals get gamma = 10^-MAX_DECIMALS,
     an approximation: such a model never predicts positive with a score in (0, gamma).
+    Read ``rows`` rows at a time, keeping the d every row so far passes: real-valued data
+    is settled by its first block.
     """
-    finite = X[np.isfinite(X)]
-    for d in range(MAX_DECIMALS + 1):
-        scaled = finite * 10.0 ** d
-        if np.all(np.abs(scaled - np.round(scaled)) <= 1e-9 * np.maximum(1.0, np.abs(scaled))):
-            return 10.0 ** -d, True
+    candidates = list(range(MAX_DECIMALS + 1))
+    for a in range(0, len(X), rows):
+        block = X[a:a + rows]
+        finite = block[np.isfinite(block)]
+        candidates = [d for d in candidates if _multiples(finite, d)]
+        if not candidates:
+            break
+    if candidates:
+        return 10.0 ** -candidates[0], True
     return 10.0 ** -MAX_DECIMALS, False
+
+
+def _multiples(values: np.ndarray, d: int) -> bool:
+    """Whether every value is a multiple of 10^-d (to 1e-9 relative)."""
+    scaled = values * 10.0 ** d
+    return bool(np.all(np.abs(scaled - np.round(scaled)) <= 1e-9 * np.maximum(1.0, np.abs(scaled))))
 
 
 def feature_limit(problem: SlimProblem, upper_bound: float) -> int:

@@ -1,0 +1,165 @@
+"""``scorecard predict`` in columns (scorecard/vectorised.py) writes what the runtime writes.
+
+Every case scores one file twice, with ``vectorised.score_file`` and with the runtime's
+``score_csv`` (the reference users vendor), and compares the bytes written, or the error
+and the rows written before it. No score is written down here: 14a may change what a score
+is; both sides follow the model.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from scorecard.runtime import Input, Model, Target, Term, score_csv
+from scorecard.runtime.errors import RowError
+from scorecard.runtime.table import open_csv
+from scorecard.trainer.data import columnar
+from scorecard.vectorised import score_file
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exporters"))
+from code_models import CASES, DATASETS  # noqa: E402
+from numbers_table import READ, REFUSED  # noqa: E402
+
+
+def both(model: Model, path: Path) -> tuple[tuple[str, str | None, object], tuple[str, str | None, object]]:
+    """(output, error, counts) of the vectorised path and of the runtime on ``path``."""
+    out = []
+    for run in (lambda o: score_file(model, str(path), o),
+                lambda o: score_csv(model, open_csv(str(path)), o, source=str(path))):
+        sink, error, result = io.StringIO(), None, None
+        try:
+            result = run(sink)
+        except RowError as exc:
+            error = str(exc)
+        out.append((sink.getvalue(), error, result))
+    return out[0], out[1]
+
+
+def same(model: Model, path: Path) -> str:
+    vectorised, runtime = both(model, path)
+    assert vectorised == runtime
+    return vectorised[0]
+
+
+def write_csv(path: Path, header: list[str], rows: list[list[str]], quoting: int = csv.QUOTE_MINIMAL) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh, lineterminator="\n", quoting=quoting).writerows([header, *rows])
+    return path
+
+
+def with_probability(model: Model, probability: dict) -> Model:
+    return Model(model.kind, model.target, model.inputs, model.terms, model.intercept, model.missing, probability)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("probability", [None, {"method": "logistic", "scale": 0.7},
+                                         {"method": "table", "table": [{"score": -1, "risk": 0.1},
+                                                                       {"score": 0.5, "risk": 0.4},
+                                                                       {"score": 2, "risk": 0.9}]}])
+def test_every_dataset_model_scores_to_the_runtimes_bytes(case, probability):
+    """Integer, float, categorical, M-of-N, imputing and unmet models on the real data."""
+    make, data = CASES[case]
+    output = same(with_probability(make(), probability), DATASETS / data)
+    assert output.count("\n") > 100
+
+
+def test_every_cell_of_the_number_grammar_reads_as_the_runtime_reads_it(tmp_path):
+    """Each cell of tests/numbers_table.py, hostile whitespace included: the same score,
+    int or float, and the same refusal with the same line."""
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"), Input("b", "numeric")),
+                  (Term("a", "linear", None, 3, "a"), Term("b", ">=", 0.5, 2, "b")), -1)
+    good = [cell for cell, value in READ.items() if value is not REFUSED]
+    same(model, write_csv(tmp_path / "good.csv", ["a", "b"], [[cell, cell] for cell in good]))
+    for k, cell in enumerate(cell for cell, value in READ.items() if value is REFUSED):
+        path = write_csv(tmp_path / f"bad{k}.csv", ["a", "b"], [["1", "2"], ["a\nb", "3"], ["4", cell], ["5", "x"]])
+        vectorised, runtime = both(model, path)
+        assert vectorised == runtime and runtime[1] is not None, cell
+
+
+def test_hostile_cells_pass_through_as_the_csv_module_writes_them(tmp_path):
+    cells = ["plain", "a,b", 'say "hi"', "two\nlines", "carriage\rreturn", " padded ", "", "\u3000", "\x00nul",
+             "=1+1", "é ü 中", "\u202eright-to-left", "'", '"', ",", "\r\n"]
+    model = Model("linear", Target("y", 1), (Input("c", "categorical"), Input("n", "numeric")),
+                  (Term("c", "in", ("a,b", "two\nlines", " padded "), 2, "c"), Term("c", "==", '"', 1, "q"),
+                   Term("n", "<", 2, -1, "n")), 0, missing="unmet")
+    rows = [[c, str(k % 4), c] for k, c in enumerate(cells)]
+    output = same(model, write_csv(tmp_path / "h.csv", ["c", "n", "note, \"quoted\""], rows, csv.QUOTE_ALL))
+    assert output.count("\n") > len(cells)
+
+
+def test_float_points_make_a_float_score_only_where_they_count(tmp_path):
+    """A float term that does not apply adds the int 0: the row's score stays an int."""
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"), Input("b", "numeric")),
+                  (Term("a", ">=", 2, 1.5, "a"), Term("b", "linear", None, 2, "b")), 1)
+    output = same(model, write_csv(tmp_path / "f.csv", ["a", "b"], [["1", "2"], ["3", "2"], ["1", "2.5"], ["1", "1e3"]]))
+    assert {len(line.split(",")) for line in output.splitlines()} == {4}
+
+
+def test_values_beyond_the_int_limit_are_floats_as_in_the_runtime(tmp_path):
+    """docs/contract.md "numbers beyond 2^53": the int limit of a linear input."""
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"), Input("b", "binary")),
+                  (Term("a", "linear", None, 3, "a"), Term("b", "==", 1, 7, "b")), -5)
+    limit = model.int_limits["a"]
+    values = [limit, limit + 1, -limit, -limit - 1, 2**53, 2**53 + 1, 4 * 10**17, "1e16", "-0", "0.0"]
+    same(model, write_csv(tmp_path / "big.csv", ["a", "b"], [[str(v), str(k % 2)] for k, v in enumerate(values)]))
+
+
+def test_a_row_missing_an_earlier_input_is_unscored_before_a_later_value_is_read(tmp_path):
+    """The runtime reads the inputs in order and stops at the first missing one it needs."""
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"), Input("b", "numeric")),
+                  (Term("a", "linear", None, 1, "a"), Term("b", "linear", None, 1, "b")), 0)
+    output = same(model, write_csv(tmp_path / "o.csv", ["a", "b"], [["1", "2"], ["", "x"], ["3", "4"]]))
+    assert output.endswith("3,4,7,1\n") or "x" in output
+    vectorised, runtime = both(model, write_csv(tmp_path / "r.csv", ["b", "a"], [["x", ""]]))
+    assert vectorised == runtime
+
+
+def test_imputed_values_are_read_as_the_runtime_reads_them(tmp_path):
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"), Input("c", "categorical")),
+                  (Term("a", "linear", None, 2, "a"), Term("c", "==", "red", 3, "red"), Term("a", ">=", 2, 1, "a2")),
+                  -2, missing={"impute": {"a": 2.5, "c": "red"}})
+    same(model, write_csv(tmp_path / "i.csv", ["a", "c"], [["", ""], ["1", "blue"], [" ", "red"], ["4", " "]]))
+
+
+def test_many_batches_give_the_same_bytes_and_the_line_of_a_late_error(tmp_path, monkeypatch):
+    """Batches of a few rows (a small block): the output does not depend on the batching,
+    and an error far into the file names its line (rows spanning lines before it)."""
+    monkeypatch.setattr(columnar, "BLOCK_SIZE", 256)
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"), Input("c", "categorical")),
+                  (Term("a", "linear", None, 2, "a"), Term("c", "==", "x\ny", 1, "c")), -3)
+    rows = [[str(k % 9), "x\ny" if k % 3 else "z"] for k in range(400)]
+    same(model, write_csv(tmp_path / "many.csv", ["a", "c"], rows))
+    vectorised, runtime = both(model, write_csv(tmp_path / "late.csv", ["a", "c"], rows + [["bad", "z"]]))
+    assert vectorised == runtime and "line 668" in vectorised[1]
+
+
+def test_a_file_pyarrow_refuses_is_refused_with_the_runtimes_message(tmp_path):
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"),), (Term("a", "linear", None, 2, "a"),), -3)
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("a,b\n1,2\n3\n")
+    not_utf8 = tmp_path / "bytes.csv"
+    not_utf8.write_bytes(b"a,b\n1,2\n3,\xff\n")
+    for path in (ragged, not_utf8):
+        vectorised, runtime = both(model, path)
+        assert vectorised == runtime and runtime[1] is not None
+
+
+def test_parquet_scores_like_the_same_values_written_as_csv(tmp_path):
+    """Parquet values are read as the text a CSV would hold (floats round-trip exactly)."""
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"), Input("c", "categorical")),
+                  (Term("a", "linear", None, 1.5, "a"), Term("c", "==", "true", 1, "c")), -1)
+    frame = pd.DataFrame({"a": [0.1, None, 3.0, 1e16, -2.5], "c": [True, False, True, None, False],
+                          "note": ["x", "a,b", None, "q\"", ""]})
+    frame.to_parquet(tmp_path / "d.parquet")
+    sink = io.StringIO()
+    score_file(model, str(tmp_path / "d.parquet"), sink)
+    _, batches, _ = columnar.text_batches(str(tmp_path / "d.parquet"), "d")
+    text = write_csv(tmp_path / "d.csv", ["a", "c", "note"], [list(r.values()) for b in batches for r in b.to_pylist()])
+    reference = io.StringIO()
+    score_csv(model, open_csv(str(text)), reference)
+    assert sink.getvalue() == reference.getvalue()
+    assert sink.getvalue().splitlines()[1].startswith("0.1,true,x,")

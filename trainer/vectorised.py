@@ -1,0 +1,103 @@
+"""The runtime's score of many rows at once (numpy, pyarrow), for ``scorecard predict``
+(scorecard/vectorised.py) and the golden rows of training (trainer/golden.py).
+
+``totals`` adds in float64 left to right in ``model.terms`` order, the runtime's order
+(runtime/score.py). Where the runtime adds ints, every partial sum is an integer of at most
+2^53 (the model file guarantees it), which a double holds exactly; where it adds a float, it
+turns the int into the same double first. So these doubles are the runtime's numbers, and
+``is_float`` says where the runtime holds a float (a float intercept, points or value took part).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from scorecard.runtime.model import Model, Term
+from scorecard.runtime.score import EXACT, coerce
+
+
+@dataclass(frozen=True)
+class Column:
+    """An input's values in one batch, as ``runtime.score.read_inputs`` gives them.
+
+    number: float64 values of a numeric or binary input (unused for categorical ones);
+    text: the cells of a categorical input as written; known: False where the value is
+    unknown (missing under ``"unmet"``); integral: True where the runtime holds an int.
+    """
+
+    number: np.ndarray | None
+    text: pa.Array | None
+    known: np.ndarray
+    integral: np.ndarray
+
+
+def _np(array) -> np.ndarray:
+    return array.to_numpy(zero_copy_only=False)
+
+
+def policy_column(model: Model, name: str, missing: np.ndarray, number: np.ndarray | None = None,
+                  text: pa.Array | None = None, integral: np.ndarray | None = None) -> Column:
+    """An input's values after the model's missing-value policy (runtime.score.read_inputs):
+    an imputed input's missing cells take the imputed value, read as the runtime reads it;
+    under "unmet" they are unknown. (Rows missing an input they need are the caller's.)"""
+    filled = name in model.imputed and missing.any()
+    known = ~missing | (name in model.imputed)
+    if integral is None:
+        integral = np.ones(len(missing), dtype=bool)
+    if filled:
+        fill = coerce(model.input(name), model.imputed[name], model.int_limits.get(name, EXACT))
+        if text is not None:
+            text = pc.if_else(pa.array(missing), fill, text)
+        else:
+            number = np.where(missing, float(fill), number)
+            integral = np.where(missing, isinstance(fill, int), integral)
+    return Column(number, text, known, integral)
+
+
+def totals(model: Model, columns: dict[str, Column], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(score, is_float): the runtime's score of every row as a double, and whether the
+    runtime holds it as a float (else an int)."""
+    intercept = model.intercept
+    total = np.full(n, float(intercept))
+    is_float = np.full(n, isinstance(intercept, float))
+    for term in model.terms:
+        column = columns[term.input]
+        points = term.points
+        if term.op == "linear":
+            total = total + np.where(column.known, float(points) * column.number, 0.0)
+            is_float |= isinstance(points, float) | ~column.integral
+            continue
+        on = met(term, column)
+        total = total + np.where(on, float(points), 0.0)
+        if isinstance(points, float):
+            is_float |= on
+    return total, is_float
+
+
+def met(term: Term, column: Column) -> np.ndarray:
+    """Where ``term``'s condition holds (runtime.score.contribution)."""
+    if term.op == "missing":
+        return ~column.known
+    if column.text is not None:  # a categorical input: text compared as text
+        if term.op == "==":
+            hits = pc.equal(column.text, term.value) if isinstance(term.value, str) else None
+        elif term.op == "in":
+            hits = pc.is_in(column.text, value_set=pa.array([v for v in term.value if isinstance(v, str)],
+                                                              pa.string()))
+        else:
+            hits = None
+        if hits is None:
+            return np.zeros(len(column.known), dtype=bool)
+        return column.known & _np(hits.fill_null(False))
+    x = column.number
+    if term.op == ">=":
+        hits = x >= term.value
+    elif term.op == "<":
+        hits = x < term.value
+    elif term.op == "==" and not isinstance(term.value, str):
+        hits = x == term.value
+    else:  # a number never equals text, nor is in a set of texts
+        hits = np.zeros(len(x), dtype=bool)
+    return column.known & hits
