@@ -318,6 +318,9 @@ def _training_defaults() -> dict:
 def predict(model: ModelPath, data: Data,
             output: Annotated[Optional[str], typer.Option(
                 "-o", "--output", help="Where to write the scored CSV (default, or '-': standard output).")] = None,
+            explain: Annotated[Optional[int], typer.Option(
+                "--explain", metavar="K", help="Add reason_1..reason_K and points_1..points_K: the K conditions "
+                "that added the most points to each row (ties in card order).")] = None,
             ) -> None:
     """Score DATA: its rows plus 'score', 'prediction' (and 'probability') columns.
 
@@ -325,17 +328,19 @@ def predict(model: ModelPath, data: Data,
     written all or nothing; standard output gets the rows as they are scored.
     """
     from scorecard.runtime import load, score_csv
+    from scorecard.runtime.explain import check_k
 
+    reasons = 0 if explain is None else check_k(explain)
     _check_paths([model, data], [("-o", output)])
     fitted = load(model)
     if output is None or output == "-":
         with _csv_text(data) as infile:
-            result = score_csv(fitted, infile, sys.stdout, source=data)
+            result = score_csv(fitted, infile, sys.stdout, source=data, explain=reasons)
         sys.stdout.flush()
     else:
         with atomic_output(output) as out:
             with _csv_text(data) as infile:
-                result = score_csv(fitted, infile, out, source=data)
+                result = score_csv(fitted, infile, out, source=data, explain=reasons)
     if result.unscored:
         _say(f"{result.unscored} of {result.rows} rows have no score (missing values)")
 
