@@ -60,6 +60,7 @@ except ImportError:  # the onnx extra is optional: build() says how to get it
     onnx = None
 
 from scorecard.runtime import Input, Model, Term
+from scorecard.runtime.explain import check_k, reason_columns, reason_texts
 from scorecard.runtime.score import coerce
 from scorecard.runtime.table import added_columns
 
@@ -207,17 +208,57 @@ def _table(g: Graph, total: str, table: list[dict]) -> str:
     return g.op("Where", g.op("IsNaN", total), nan, found, out="probability")
 
 
-def build(model: Model) -> "onnx.ModelProto":
-    """The model as an ONNX ModelProto (checked with ``onnx.checker``, full check)."""
+def _reasons(g: Graph, model: Model, parts: list[tuple[str, str]], score: str, k: int) -> list:
+    """Outputs ``reason_1..reason_k`` (string [N]) and ``points_1..points_k`` (double [N]): the
+    runtime's reason codes (runtime/explain.py). Each term's points (``Neg`` of a part the
+    total subtracts) are stacked into [N, T]; ``TopK`` along the terms gives the largest first,
+    and of equal values the lower index first (the ONNX specification's tie rule: term order);
+    the j-th reason is the text of its term where its points are > 0 and the row has a score,
+    else the empty text and NaN. Returns the output value infos."""
+    names = reason_columns(k)
+    texts, points = names[:k], names[k:]
+    scored = g.op("Not", g.op("IsNaN", score))
+    empty, nan = g.string(""), g.double(float("nan"))
+    shown = min(k, len(parts))
+    if shown:
+        axis = g.name("axis")
+        g.constants.append(helper.make_tensor(axis, TensorProto.INT64, [1], [1]))
+        columns = [g.op("Unsqueeze", g.op("Neg", part) if join == "Sub" else part, axis) for join, part in parts]
+        stacked = columns[0] if len(columns) == 1 else g.op("Concat", *columns, axis=1)
+        count, values, indices = g.name("k"), g.name("topk"), g.name("topk_index")
+        g.constants.append(helper.make_tensor(count, TensorProto.INT64, [1], [shown]))
+        g.nodes.append(helper.make_node("TopK", [stacked, count], [values, indices], name=values,
+                                        axis=1, largest=1, sorted=1))
+        labels = g.name("reasons")
+        g.constants.append(helper.make_tensor(labels, TensorProto.STRING, [len(parts)],
+                                              [text.encode("utf-8") for text in reason_texts(model)]))
+    for j in range(k):
+        if j < shown:
+            value = g.op("Gather", values, g.int64(j), axis=1)
+            text = g.op("Gather", labels, g.op("Gather", indices, g.int64(j), axis=1), axis=0)
+            ok = g.op("And", g.op("Greater", value, g.double(0)), scored)
+            g.op("Where", ok, text, empty, out=texts[j])
+            g.op("Where", ok, value, nan, out=points[j])
+        else:  # fewer terms than reasons asked for: always none
+            g.op("Where", scored, empty, empty, out=texts[j])
+            g.op("Where", scored, nan, nan, out=points[j])
+    return ([helper.make_tensor_value_info(n, TensorProto.STRING, ["N"]) for n in texts]
+            + [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in points])
+
+
+def build(model: Model, explain: int | None = None) -> "onnx.ModelProto":
+    """The model as an ONNX ModelProto (checked with ``onnx.checker``, full check); ``explain``
+    K adds the reason-code outputs (:func:`_reasons`)."""
     if onnx is None:
         raise ExportError("the onnx export needs the onnx package: pip install 'scorecard[onnx]'")
     if not model.inputs:
         raise ExportError("an ONNX export needs at least one input to know how many rows it scores")
     outputs_named = added_columns(model)
-    for clash in outputs_named:
+    reasons = () if explain is None else reason_columns(check_k(explain))
+    for clash in outputs_named + reasons:
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the ONNX output of that name; rename it")
-    g = Graph({inp.name for inp in model.inputs} | set(outputs_named))
+    g = Graph({inp.name for inp in model.inputs} | set(outputs_named) | set(reasons))
     imputed = model.imputed
     linear = {t.input for t in model.terms if t.op == "linear"}
     needed = {inp.name for inp in model.needs_value}
@@ -276,6 +317,8 @@ def build(model: Model) -> "onnx.ModelProto":
         inp.name, TensorProto.STRING if inp.type == "categorical" else TensorProto.DOUBLE, ["N"])
         for inp in model.inputs]
     outputs = [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in outputs_named]
+    if explain is not None:
+        outputs += _reasons(g, model, parts, total, explain)
     graph = helper.make_graph(g.nodes, "scorecard", inputs, outputs, g.constants,
                               doc_string="score = intercept + points of the terms that apply; "
                                          "prediction = 1 when score > 0; NaN when a row cannot be scored")
@@ -292,9 +335,9 @@ def build(model: Model) -> "onnx.ModelProto":
     return proto
 
 
-def render(model: Model) -> bytes:
-    """The serialized ONNX model."""
-    return build(model).SerializeToString()
+def render(model: Model, explain: int | None = None) -> bytes:
+    """The serialized ONNX model (``explain`` K: with K reason codes)."""
+    return build(model, explain).SerializeToString()
 
 
 register(Exporter(name="onnx", suffix=".onnx", render=render, binary=True,

@@ -60,6 +60,7 @@ from scorecard.runtime.table import added_columns
 
 from .registry import ExportError, Exporter, register
 from .sql_dialects import CASE_TERM, Dialect, dialect as find_dialect
+from .sql_explain import reason_sql
 
 ROW = "i"
 SCORED = "s"
@@ -167,16 +168,20 @@ def _any(tests: list[str]) -> str:
     return f"({_any(tests[:mid])})\n           OR ({_any(tests[mid:])})"
 
 
+def term_points(model: Model, d: Dialect) -> list[str]:
+    """Each term's points for one row of alias ``i`` as SQL, in term order: the expressions
+    the score adds (the reason codes rank them, sql_explain.py)."""
+    refs = {inp.name: _reference(d, model, inp) for inp in model.used_inputs}
+    return [_term(d, model.input(t.input), t, refs[t.input], model.unmet) for t in model.terms]
+
+
 def score_stages(model: Model, d: Dialect) -> list[str]:
     """The score of one row of alias ``i`` as SQL, NULL when unscorable: one expression, or
     (a dialect with ``lateral``, a model of more than STAGE terms) stages whose sums are added
     in the model's order: stage k (k >= 1) starts from ``sk."v"``, the value of stage k - 1,
     so every stage stays STAGE terms deep and the doubles are those of one long sum. The
     last stage is the score."""
-    refs = {inp.name: _reference(d, model, inp) for inp in model.used_inputs}
-    unknown = model.unmet
-    lines = [f"+ {_term(d, model.input(t.input), t, refs[t.input], unknown)}  -- {_label(t.label)}"
-             for t in model.terms]
+    lines = [f"+ {points}  -- {_label(t.label)}" for t, points in zip(model.terms, term_points(model, d))]
     if d.max_terms is not None and len(lines) > d.max_terms:
         raise ExportError(f"the model has {len(lines)} terms; a {d.name} query adds at most {d.max_terms} "
                           "(a sum of N terms is an expression N levels deep, and SQLite parses at most 1000): "
@@ -282,8 +287,10 @@ def _risk_note(probability: dict) -> str:
             "(the first row's below it)")
 
 
-def render(model: Model, dialect: str = "ansi", table: str = "input", view: str | None = None) -> str:
-    """The scoring query (or ``CREATE VIEW view AS`` the query) as SQL text."""
+def render(model: Model, dialect: str = "ansi", table: str = "input", view: str | None = None,
+           explain: int | None = None) -> str:
+    """The scoring query (or ``CREATE VIEW view AS`` the query) as SQL text; ``explain`` K
+    adds the reason codes ``reason_1..reason_K``, ``points_1..points_K`` (sql_explain.py)."""
     d = find_dialect(dialect)
     added = added_columns(model)
     for clash in added:
@@ -307,6 +314,12 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         columns = [(f"{ROW}.*", ""), (f'{stages[-1]} AS "score"', "")]
         columns += [(f'{d.prediction.format(score=stages[-1])} AS "prediction"', outputs[0][2])]
         columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
+    if explain is not None:
+        reasons, reason_joins = reason_sql(model, d, explain, term_points(model, d), total if d.lateral else None,
+                                           _missing_tests(model, d))
+        columns += [(sql, "") for sql, _ in reasons]
+        joins += reason_joins
+        added += tuple(name for _, name in reasons)
     items = [sql + ("," if k < len(columns) - 1 else "") + (f"  -- {note}" if note else "")
              for k, (sql, note) in enumerate(columns)]
     query = "SELECT " + "\n    ".join(items) + f"\nFROM {d.ident(table)} AS {ROW}" + "".join(
@@ -324,6 +337,10 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         header.append("-- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is")
     if model.probability is not None:
         header.append(f"-- probability: {_risk_note(model.probability)}")
+    if explain is not None:
+        header.append(f"-- reason_1..reason_{explain}, points_1..points_{explain}: the terms that added points > 0 "
+                      "to the row (their card wording, their points), the most first, equal points in term order; "
+                      "NULL where fewer terms added points or the row has no score")
     hidden = _hidden_names(model, table)
     if hidden:
         header.append("-- these names hold invisible or control characters, written exactly in the query (an editor "

@@ -366,15 +366,22 @@ def export(model: ModelPath,
            output: Annotated[str, typer.Option("-o", "--output", help="Where to write the file.")],
            dialect: Annotated[Optional[str], typer.Option("--dialect", help="sql: sqlite, duckdb, postgres, ansi.")] = None,
            table: Annotated[Optional[str], typer.Option("--table", help="sql: the table to read (default input).")] = None,
+           explain: Annotated[Optional[int], typer.Option(
+               "--explain", metavar="K", help="sql, onnx: also return reason_1..reason_K and points_1..points_K "
+               "(the python export always has explain(row, k)).")] = None,
            ) -> None:
     """Write the model as one self-contained file in another format."""
     from scorecard.exporters.registry import get
     from scorecard.runtime import load
+    from scorecard.runtime.explain import check_k
 
+    if explain is not None:
+        check_k(explain)
     _check_paths([model], [("-o", output)])
     fitted = load(model)
     exporter = get(format)
-    options = {name: value for name, value in (("dialect", dialect), ("table", table)) if value is not None}
+    options = {name: value for name, value in (("dialect", dialect), ("table", table), ("explain", explain))
+               if value is not None}
     accepted = inspect.signature(exporter.render).parameters
     takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
     for name in options:
