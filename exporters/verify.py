@@ -321,7 +321,7 @@ def check_duckdb(model: Model, cases: list[Case], reasons: int = 0) -> FormatChe
     try:
         import duckdb
     except ImportError:
-        return _skip("sql", "duckdb", "duckdb is not installed (pip install 'scorecard[sql]')")
+        return _skip("sql", _explained("duckdb", reasons), "duckdb is not installed (pip install 'scorecard[sql]')")
 
     def run() -> list[Result]:
         con = duckdb.connect(":memory:")
@@ -337,15 +337,15 @@ def check_postgres(model: Model, cases: list[Case], dsn: str | None = None, reas
     """The postgres-dialect query over a temporary table in the server at SCORECARD_PG_DSN."""
     dsn = dsn or os.environ.get(PG_ENV)
     if not dsn:
-        return _skip("sql", "postgres", f"set {PG_ENV} to a PostgreSQL database to check it (.ci/postgres.sh starts one)")
+        return _skip("sql", _explained("postgres", reasons), f"set {PG_ENV} to a PostgreSQL database to check it (.ci/postgres.sh starts one)")
     try:
         import psycopg
     except ImportError:
-        return _skip("sql", "postgres", "psycopg is not installed (pip install 'scorecard[sql]')")
+        return _skip("sql", _explained("postgres", reasons), "psycopg is not installed (pip install 'scorecard[sql]')")
     try:
         con = psycopg.connect(dsn, connect_timeout=10)
     except psycopg.Error as exc:
-        return _skip("sql", "postgres", f"cannot connect to {PG_ENV}: {str(exc).strip().splitlines()[0]}")
+        return _skip("sql", _explained("postgres", reasons), f"cannot connect to {PG_ENV}: {str(exc).strip().splitlines()[0]}")
     version = con.info.server_version
 
     def run() -> list[Result]:
@@ -365,7 +365,7 @@ def check_onnx(model: Model, cases: list[Case], reasons: int = 0) -> FormatCheck
         import numpy as np
         import onnxruntime as ort
     except ImportError:
-        return _skip("onnx", "onnxruntime", "onnxruntime is not installed (pip install 'scorecard[onnx]')")
+        return _skip("onnx", _explained("onnxruntime", reasons), "onnxruntime is not installed (pip install 'scorecard[onnx]')")
 
     def run() -> list[Result]:
         table = _table(model, cases)
