@@ -70,9 +70,9 @@ def test_the_scored_csv_gets_k_reason_and_points_columns_empty_where_there_are_f
     out = io.StringIO()
     result = score_csv(_model(), data, out, explain=2)
     assert result.unscored == 1
-    assert out.getvalue().splitlines() == [
-        "income,records,age,children,score,prediction,reason_1,reason_2,points_1,points_2",
-        "500,yes,20,3,7,1,income below 1000,records = yes,3,3",
-        "5000,no,40,1,-3,0,children,,1,",
-        ",no,30,0,,,,,,",
-    ]
+    lines = [line.split(",") for line in out.getvalue().splitlines()]
+    assert lines[0][-4:] == ["reason_1", "reason_2", "points_1", "points_2"]
+    assert [line[-4:] for line in lines[1:]] == [["income below 1000", "records = yes", "3", "3"],
+                                                  ["children", "", "1", ""],
+                                                  ["", "", "", ""]]
+    assert [line[:4] for line in lines[1:]] == [["500", "yes", "20", "3"], ["5000", "no", "40", "1"], ["", "no", "30", "0"]]
