@@ -20,6 +20,10 @@ round them), ``string`` for categorical inputs. Outputs, both ``double [N]``:
   front and +inf behind), then a ``Gather`` of its risks: exactly the runtime's double,
   with one [N] tensor per step however long the table.
 
+With ``explain`` K (``export --explain K``) the graph also has the outputs ``reason_1..reason_K``
+(``string [N]``) and ``points_1..points_K`` (``double [N]``): runtime/explain.py's reason codes,
+ranked by ``TopK`` over the terms' points (``_reasons``).
+
 A missing value is NaN in a numeric input and, in a categorical one, a text that is empty or
 only whitespace (what the runtime calls blank: nothing left after ``str.strip()``, matched by
 ``RegexFullMatch`` over the same characters); under ``{"impute": ...}`` the stated value

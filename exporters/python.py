@@ -34,6 +34,10 @@ file has batch functions that give the same values for many rows:
 A value the model cannot read raises ``RowError`` naming the first such row, unless that row
 already lacks an earlier input (as ``score(row)`` returns None before reading further).
 
+``explain(row, k)`` gives the row's reason codes (runtime/explain.py): ``_points(row)`` reads the
+row as ``score(row)`` does and lists each term's points (the very expressions the sum adds),
+ranked as the runtime ranks them; ``python FILE.py DATA.csv --explain K`` adds their columns.
+
 When the model has a score-to-risk map (``model.probability``, runtime/risk.py) the file also
 has ``probability(row)`` (and ``probability_columns`` / ``probability_rows``): the runtime's
 risk at the score, the same float (the logistic formula with the same ``math.exp``, or a

@@ -27,6 +27,9 @@ The query reads table ``input`` (``table=`` renames it) and returns all of its c
   the ``sqlite3`` module of the python.org and Debian builds); without them a logistic
   model's query fails with "no such function: EXP" (the table shape needs no function).
 
+With ``explain`` K (``export --explain K``) the query also returns ``reason_1..reason_K`` and
+``points_1..points_K``, runtime/explain.py's reason codes (sql_explain.py).
+
 The table's columns pass through as ``i.*``; the added columns never read a column of the
 table by an unqualified or shared name, so none can shadow them (a table column ``score`` comes
 out unchanged, before the query's own): where the dialect has ``LATERAL`` the score is computed
