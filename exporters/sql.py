@@ -158,6 +158,13 @@ def _missing_tests(model: Model, d: Dialect) -> list[str]:
     return tests
 
 
+def unscorable(model: Model, d: Dialect) -> str | None:
+    """A condition true exactly when the row has no score: an input it cannot be scored
+    without (``model.needs_value``) is missing; None when every row has a score."""
+    tests = [_missing(d, inp, f"{ROW}.{d.ident(inp.name)}") for inp in model.needs_value]
+    return _any(tests) if tests else None
+
+
 #: Terms a stage of the sum adds at most (dialects with ``lateral``): far below the 1000
 #: levels SQLite and DuckDB parse, whatever the terms themselves nest.
 STAGE = 200
@@ -319,7 +326,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
     if explain is not None:
         reasons, reason_joins = reason_sql(model, d, explain, term_points(model, d), total if d.lateral else None,
-                                           _missing_tests(model, d))
+                                           unscorable(model, d))
         columns += [(sql, "") for sql, _ in reasons]
         joins += reason_joins
         added += tuple(name for _, name in reasons)

@@ -7,20 +7,20 @@ adds to this row (the very expression the score adds, exporters/sql.py ``term_po
 terms with ``c > 0`` are numbered by ``ROW_NUMBER() OVER (ORDER BY c DESC, i)``: the most
 points first, equal points in term order, as the runtime ranks them; the k-th reason is the
 one numbered k, NULL when fewer terms added points, and every reason is NULL when the row has
-no score. Window functions are SQL:2003; SQLite has them since 3.25.
+no score. Window functions are SQL:2003.
 
 - ``duckdb``, ``postgres`` (``LATERAL``): one ``CROSS JOIN LATERAL`` subquery per row holds
   all 2K columns (each a ``MAX`` over the numbered terms: one sort of the row's terms for
   every reason), reading the row's score from the score's own subquery (``s."score" IS NOT
   NULL``); the terms are a ``VALUES`` list, named ``AS t("i", "r", "c")``.
 - ``sqlite``, ``ansi`` (no ``LATERAL``): each of the 2K columns is a scalar subquery over the
-  row's terms. A row has no score exactly when one of the score's missing tests holds or one
-  term's points are NULL (a NULL input of a condition in SQLite, of a ``linear`` term in every
-  dialect), so the subquery counts the non-NULL points with ``COUNT(c) OVER ()`` and repeats
-  the tests, never the whole sum. SQLite reads the terms from ``VALUES`` (columns
-  ``column1..column3``; a ``VALUES`` list has no limit on rows), ANSI from ``SELECT ... UNION
-  ALL SELECT ...``, which SQLite caps at 500 terms: ``ansi`` refuses ``--explain`` for a longer
-  model.
+  row's terms, NULL where the row has no score: exactly where an input the row cannot be
+  scored without (``model.needs_value``) is missing, a test of those columns (sql.py
+  ``unscorable``), never the whole sum again. SQLite picks the k-th with ``ORDER BY c DESC, i
+  LIMIT 1 OFFSET k - 1`` (several times faster there than a window) from ``VALUES`` (columns
+  ``column1..column3``; a ``VALUES`` list has no limit on rows); ANSI, which has no ``LIMIT``,
+  numbers them with ``ROW_NUMBER()`` over ``SELECT ... UNION ALL SELECT ...``, which SQLite
+  caps at 500 terms: ``ansi`` refuses ``--explain`` for a longer model.
 """
 from __future__ import annotations
 
@@ -53,12 +53,12 @@ def _terms(model: Model, d: Dialect, points: list[str]) -> str:
 
 
 def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str | None,
-               tests: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
+               unscorable: str | None) -> tuple[list[tuple[str, str]], list[str]]:
     """The reason columns as (SQL, name) pairs and the joins they need.
 
     ``points``: each term's points for the row (term order); ``score``: the row's score as a
-    column of an earlier ``LATERAL`` subquery (dialects with ``lateral``); ``tests``: the
-    conditions that leave a row without a score besides NULL points (the others)."""
+    column of an earlier ``LATERAL`` subquery (dialects with ``lateral``); ``unscorable``: the
+    condition under which the row has no score (the others; None when every row has one)."""
     k = check_k(k)
     names = reason_columns(k)
     for name in names:
@@ -75,13 +75,16 @@ def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str |
                 f"\n        FROM {terms}"
                 f'\n        WHERE {score} IS NOT NULL AND t."c" > 0) AS u) AS e')
         return [(f"e.{d.ident(name)}", name) for name in names], [join]
-    guard = "".join(f" AND NOT ({test})" for test in tests)
-    ranked = (f'(SELECT t."i", t."r", t."c", COUNT(t."c") OVER () AS "n", ROW_NUMBER() OVER '
-              f'(ORDER BY CASE WHEN t."c" > 0 THEN 0 ELSE 1 END, t."c" DESC, t."i") AS "rn"'
-              f"\n        FROM {terms}) AS u")
     columns = []
     for j, name in enumerate(names):
         col, rank = ("r", j + 1) if j < k else ("c", j + 1 - k)
-        columns.append((f'(SELECT u."{col}" FROM {ranked}\n    WHERE u."rn" = {rank} AND u."c" > 0 '
-                        f'AND u."n" = {len(points)}{guard}) AS {d.ident(name)}', name))
+        if d.name == "sqlite":
+            pick = (f'(SELECT t."{col}" FROM {terms}\n    WHERE t."c" > 0 ORDER BY t."c" DESC, t."i" '
+                    f"LIMIT 1 OFFSET {rank - 1})")
+        else:
+            pick = (f'(SELECT u."{col}" FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") '
+                    f'AS "rn"\n        FROM {terms}\n        WHERE t."c" > 0) AS u WHERE u."rn" = {rank})')
+        if unscorable is not None:
+            pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
+        columns.append((f"{pick} AS {d.ident(name)}", name))
     return columns, []

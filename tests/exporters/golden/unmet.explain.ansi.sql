@@ -35,58 +35,58 @@ SELECT i.*,
         + CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root") = '' THEN 3 ELSE 0 END  -- stalk root unknown
         + CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END  -- stalk root bulbous
     ) <= 0 THEN 0 END AS "prediction",  -- NULL when the score is NULL
-    (SELECT u."r" FROM (SELECT t."i", t."r", t."c", COUNT(t."c") OVER () AS "n", ROW_NUMBER() OVER (ORDER BY CASE WHEN t."c" > 0 THEN 0 ELSE 1 END, t."c" DESC, t."i") AS "rn"
+    (SELECT u."r" FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") AS "rn"
         FROM (SELECT 1 AS "i", 'odor is bad' AS "r", CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END AS "c"
             UNION ALL SELECT 2, 'odor = none', CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END
             UNION ALL SELECT 3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END
             UNION ALL SELECT 4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END
             UNION ALL SELECT 5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END
             UNION ALL SELECT 6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root") = '' THEN 3 ELSE 0 END
-            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t) AS u
-    WHERE u."rn" = 1 AND u."c" > 0 AND u."n" = 7) AS "reason_1",
-    (SELECT u."r" FROM (SELECT t."i", t."r", t."c", COUNT(t."c") OVER () AS "n", ROW_NUMBER() OVER (ORDER BY CASE WHEN t."c" > 0 THEN 0 ELSE 1 END, t."c" DESC, t."i") AS "rn"
+            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t
+        WHERE t."c" > 0) AS u WHERE u."rn" = 1) AS "reason_1",
+    (SELECT u."r" FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") AS "rn"
         FROM (SELECT 1 AS "i", 'odor is bad' AS "r", CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END AS "c"
             UNION ALL SELECT 2, 'odor = none', CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END
             UNION ALL SELECT 3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END
             UNION ALL SELECT 4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END
             UNION ALL SELECT 5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END
             UNION ALL SELECT 6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root") = '' THEN 3 ELSE 0 END
-            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t) AS u
-    WHERE u."rn" = 2 AND u."c" > 0 AND u."n" = 7) AS "reason_2",
-    (SELECT u."r" FROM (SELECT t."i", t."r", t."c", COUNT(t."c") OVER () AS "n", ROW_NUMBER() OVER (ORDER BY CASE WHEN t."c" > 0 THEN 0 ELSE 1 END, t."c" DESC, t."i") AS "rn"
+            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t
+        WHERE t."c" > 0) AS u WHERE u."rn" = 2) AS "reason_2",
+    (SELECT u."r" FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") AS "rn"
         FROM (SELECT 1 AS "i", 'odor is bad' AS "r", CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END AS "c"
             UNION ALL SELECT 2, 'odor = none', CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END
             UNION ALL SELECT 3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END
             UNION ALL SELECT 4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END
             UNION ALL SELECT 5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END
             UNION ALL SELECT 6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root") = '' THEN 3 ELSE 0 END
-            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t) AS u
-    WHERE u."rn" = 3 AND u."c" > 0 AND u."n" = 7) AS "reason_3",
-    (SELECT u."c" FROM (SELECT t."i", t."r", t."c", COUNT(t."c") OVER () AS "n", ROW_NUMBER() OVER (ORDER BY CASE WHEN t."c" > 0 THEN 0 ELSE 1 END, t."c" DESC, t."i") AS "rn"
+            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t
+        WHERE t."c" > 0) AS u WHERE u."rn" = 3) AS "reason_3",
+    (SELECT u."c" FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") AS "rn"
         FROM (SELECT 1 AS "i", 'odor is bad' AS "r", CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END AS "c"
             UNION ALL SELECT 2, 'odor = none', CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END
             UNION ALL SELECT 3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END
             UNION ALL SELECT 4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END
             UNION ALL SELECT 5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END
             UNION ALL SELECT 6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root") = '' THEN 3 ELSE 0 END
-            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t) AS u
-    WHERE u."rn" = 1 AND u."c" > 0 AND u."n" = 7) AS "points_1",
-    (SELECT u."c" FROM (SELECT t."i", t."r", t."c", COUNT(t."c") OVER () AS "n", ROW_NUMBER() OVER (ORDER BY CASE WHEN t."c" > 0 THEN 0 ELSE 1 END, t."c" DESC, t."i") AS "rn"
+            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t
+        WHERE t."c" > 0) AS u WHERE u."rn" = 1) AS "points_1",
+    (SELECT u."c" FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") AS "rn"
         FROM (SELECT 1 AS "i", 'odor is bad' AS "r", CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END AS "c"
             UNION ALL SELECT 2, 'odor = none', CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END
             UNION ALL SELECT 3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END
             UNION ALL SELECT 4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END
             UNION ALL SELECT 5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END
             UNION ALL SELECT 6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root") = '' THEN 3 ELSE 0 END
-            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t) AS u
-    WHERE u."rn" = 2 AND u."c" > 0 AND u."n" = 7) AS "points_2",
-    (SELECT u."c" FROM (SELECT t."i", t."r", t."c", COUNT(t."c") OVER () AS "n", ROW_NUMBER() OVER (ORDER BY CASE WHEN t."c" > 0 THEN 0 ELSE 1 END, t."c" DESC, t."i") AS "rn"
+            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t
+        WHERE t."c" > 0) AS u WHERE u."rn" = 2) AS "points_2",
+    (SELECT u."c" FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") AS "rn"
         FROM (SELECT 1 AS "i", 'odor is bad' AS "r", CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END AS "c"
             UNION ALL SELECT 2, 'odor = none', CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END
             UNION ALL SELECT 3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END
             UNION ALL SELECT 4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END
             UNION ALL SELECT 5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END
             UNION ALL SELECT 6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root") = '' THEN 3 ELSE 0 END
-            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t) AS u
-    WHERE u."rn" = 3 AND u."c" > 0 AND u."n" = 7) AS "points_3"
+            UNION ALL SELECT 7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END) AS t
+        WHERE t."c" > 0) AS u WHERE u."rn" = 3) AS "points_3"
 FROM "input" AS i;
