@@ -20,6 +20,10 @@ round them), ``string`` for categorical inputs. Outputs, both ``double [N]``:
   front and +inf behind), then a ``Gather`` of its risks: exactly the runtime's double,
   with one [N] tensor per step however long the table.
 
+With ``explain`` K (``export --explain K``) the graph also has the outputs ``reason_1..reason_K``
+(``string [N]``) and ``points_1..points_K`` (``double [N]``): runtime/explain.py's reason codes,
+ranked by ``TopK`` over the terms' points (``_reasons``).
+
 A missing value is NaN in a numeric input and, in a categorical one, a text that is empty or
 only whitespace (what the runtime calls blank: nothing left after ``str.strip()``, matched by
 ``RegexFullMatch`` over the same characters); under ``{"impute": ...}`` the stated value
@@ -73,6 +77,7 @@ except ImportError:  # the onnx extra is optional: build() says how to get it
     onnx = None
 
 from scorecard.runtime import Input, Model, Term
+from scorecard.runtime.explain import check_k, reason_columns, reason_texts
 from scorecard.runtime.score import coerce
 from scorecard.runtime.table import added_columns
 
@@ -226,18 +231,57 @@ def _table(g: Graph, total: str, table: list[dict]) -> str:
     return g.op("Where", g.op("IsNaN", total), nan, found, out="probability")
 
 
+def _reasons(g: Graph, model: Model, parts: list[tuple[str, str]], score: str, k: int) -> list:
+    """Outputs ``reason_1..reason_k`` (string [N]) and ``points_1..points_k`` (double [N]): the
+    runtime's reason codes (runtime/explain.py). Each term's points (``Neg`` of a part the
+    total subtracts) are stacked into [N, T]; ``TopK`` along the terms gives the largest first,
+    and of equal values the lower index first (the ONNX specification's tie rule: term order);
+    the j-th reason is the text of its term where its points are > 0 and the row has a score,
+    else the empty text and NaN. Returns the output value infos."""
+    names = reason_columns(k)
+    texts, points = names[:k], names[k:]
+    scored = g.op("Not", g.op("IsNaN", score))
+    empty, nan = g.string(""), g.double(float("nan"))
+    shown = min(k, len(parts))
+    if shown:
+        axis = g.name("axis")
+        g.constants.append(helper.make_tensor(axis, TensorProto.INT64, [1], [1]))
+        columns = [g.op("Unsqueeze", g.op("Neg", part) if join == "Sub" else part, axis) for join, part in parts]
+        stacked = columns[0] if len(columns) == 1 else g.op("Concat", *columns, axis=1)
+        count, values, indices = g.name("k"), g.name("topk"), g.name("topk_index")
+        g.constants.append(helper.make_tensor(count, TensorProto.INT64, [1], [shown]))
+        g.nodes.append(helper.make_node("TopK", [stacked, count], [values, indices], name=values,
+                                        axis=1, largest=1, sorted=1))
+        labels = g.name("reasons")
+        g.constants.append(helper.make_tensor(labels, TensorProto.STRING, [len(parts)],
+                                              [text.encode("utf-8") for text in reason_texts(model)]))
+    for j in range(k):
+        if j < shown:
+            value = g.op("Gather", values, g.int64(j), axis=1)
+            text = g.op("Gather", labels, g.op("Gather", indices, g.int64(j), axis=1), axis=0)
+            ok = g.op("And", g.op("Greater", value, g.double(0)), scored)
+            g.op("Where", ok, text, empty, out=texts[j])
+            g.op("Where", ok, value, nan, out=points[j])
+        else:  # fewer terms than reasons asked for: always none
+            g.op("Where", scored, empty, empty, out=texts[j])
+            g.op("Where", scored, nan, nan, out=points[j])
+    return ([helper.make_tensor_value_info(n, TensorProto.STRING, ["N"]) for n in texts]
+            + [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in points])
+
+
 #: The input modes: one named ``[N]`` input per model input, or the numeric inputs stacked in one matrix.
 INPUT_MODES = ("columns", "matrix")
 #: Metadata property naming the matrix input's columns, in order (a JSON list).
 MATRIX_COLUMNS = "matrix_columns"
 
 
-def build(model: Model, onnx_input: str = "columns") -> "onnx.ModelProto":
+def build(model: Model, onnx_input: str = "columns", explain: int | None = None) -> "onnx.ModelProto":
     """The model as an ONNX ModelProto (checked with ``onnx.checker``, full check).
 
     ``onnx_input="matrix"``: the numeric and binary inputs the model uses arrive stacked in
     one ``double [N, k]`` input (see :func:`matrix_columns` for the name and the order),
-    categorical ones as named ``string [N]`` inputs."""
+    categorical ones as named ``string [N]`` inputs. ``explain`` K adds the reason-code outputs
+    (:func:`_reasons`)."""
     if onnx is None:
         raise ExportError("the onnx export needs the onnx package: pip install 'scorecard[onnx]'")
     if onnx_input not in INPUT_MODES:
@@ -245,12 +289,14 @@ def build(model: Model, onnx_input: str = "columns") -> "onnx.ModelProto":
     if not model.inputs:
         raise ExportError("an ONNX export needs at least one input to know how many rows it scores")
     outputs_named = added_columns(model)
-    for clash in outputs_named:
+    reasons = () if explain is None else reason_columns(check_k(explain))
+    for clash in outputs_named + reasons:
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the ONNX output of that name; rename it")
-    g = Graph({inp.name for inp in model.inputs} | set(outputs_named))
+    g = Graph({inp.name for inp in model.inputs} | set(outputs_named) | set(reasons))
     if onnx_input == "columns":
-        total = _ordered_total(g, model, {inp.name: inp.name for inp in model.used_inputs}, model.inputs[0].name, "score")
+        total, parts = _ordered_total(g, model, {inp.name: inp.name for inp in model.used_inputs},
+                                      model.inputs[0].name, "score")
         inputs = [helper.make_tensor_value_info(
             inp.name, TensorProto.STRING if inp.type == "categorical" else TensorProto.DOUBLE, ["N"])
             for inp in model.inputs]
@@ -264,6 +310,8 @@ def build(model: Model, onnx_input: str = "columns") -> "onnx.ModelProto":
                    for inp in model.used_inputs if inp.type == "categorical"]
         properties = {"matrix_input": json.dumps(matrix, ensure_ascii=False),
                       MATRIX_COLUMNS: json.dumps(columns, ensure_ascii=False)}
+        if explain is not None:  # each term's points, for the reasons, from the matrix's columns
+            parts = _ordered_total(g, model, _split(g, model, matrix, columns), matrix, None)[1]
     # 1.0 or 0.0 over 1.0, and 0/0 where the score is NaN (NaN equals nothing, not itself)
     g.op("Div", g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE),
          g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out="prediction")
@@ -273,6 +321,8 @@ def build(model: Model, onnx_input: str = "columns") -> "onnx.ModelProto":
         else:
             _table(g, total, model.probability["table"])
     outputs = [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in outputs_named]
+    if explain is not None:
+        outputs += _reasons(g, model, parts, total, explain)
     graph = helper.make_graph(g.nodes, "scorecard", inputs, outputs, g.constants,
                               doc_string="score = intercept + points of the terms that apply; "
                                          "prediction = 1 when score > 0; NaN when a row cannot be scored")
@@ -301,10 +351,12 @@ def matrix_columns(model: Model) -> tuple[str, list[str]]:
     return name, columns
 
 
-def _ordered_total(g: Graph, model: Model, x: dict[str, str], rows_of: str, out: str) -> str:
+def _ordered_total(g: Graph, model: Model, x: dict[str, str], rows_of: str,
+                   out: str | None) -> tuple[str, list[tuple[str, str]]]:
     """The score, term by term in the model's order from the ``[N]`` tensors ``x`` (input
     name -> tensor), NaN where a row cannot be scored; the last node writes ``out``.
-    ``rows_of``: a tensor whose first dimension is the number of rows."""
+    ``rows_of``: a tensor whose first dimension is the number of rows. Also returns each
+    term's part as it joins the sum (``(join, tensor)``: ``Add`` or ``Sub``), for the reasons."""
     imputed = model.imputed
     linear = {t.input for t in model.terms if t.op == "linear"}
     needed = {inp.name for inp in model.needs_value}
@@ -357,7 +409,7 @@ def _ordered_total(g: Graph, model: Model, x: dict[str, str], rows_of: str, out:
         # two fast kernels give sooner than Where with a scalar branch
         present = g.op("Cast", g.op("Not", unscorable), to=TensorProto.DOUBLE)
         total = g.op("Mul", total, g.op("Div", present, present), out=out)
-    return total
+    return total, parts
 
 
 def _integral(value: object) -> bool:
@@ -391,6 +443,17 @@ def _steps(g: Graph, x: str, width: int, steps: list[tuple[int, float, float]]) 
     return g.op("Clip", g.op("Gemm", x, b, g.doubles(bias)), g.double(0), g.double(1))
 
 
+def _split(g: Graph, model: Model, matrix: str, columns: list[str]) -> dict[str, str]:
+    """Every used input as an ``[N]`` tensor: the matrix's columns (one Split), the text inputs as they are."""
+    x = {inp.name: inp.name for inp in model.used_inputs if inp.type == "categorical"}
+    if columns:
+        parts = [g.name("column") for _ in columns]
+        g.nodes.append(helper.make_node("Split", [matrix], parts, name=parts[0], axis=1, num_outputs=len(columns)))
+        flat = g.int64s([-1])
+        x.update({name: g.op("Reshape", part, flat) for name, part in zip(columns, parts)})
+    return x
+
+
 def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> str:
     """The score from the matrix input. An integer model (whole-number points and intercept)
     with no linear term adds only integers, whose sum no order changes: its numeric conditions
@@ -402,13 +465,7 @@ def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> st
     numeric = [t for t in model.terms if model.input(t.input).type != "categorical"]
     integer = _integral(model.intercept) and all(_integral(t.points) for t in model.terms)
     if not integer or any(t.op == "linear" for t in numeric) or not numeric:
-        x = {inp.name: inp.name for inp in model.used_inputs if inp.type == "categorical"}
-        if columns:
-            parts = [g.name("column") for _ in columns]
-            g.nodes.append(helper.make_node("Split", [matrix], parts, name=parts[0], axis=1, num_outputs=len(columns)))
-            flat = g.int64s([-1])
-            x.update({name: g.op("Reshape", part, flat) for name, part in zip(columns, parts)})
-        return _ordered_total(g, model, x, matrix, "score")
+        return _ordered_total(g, model, _split(g, model, matrix, columns), matrix, "score")[0]
     index = {name: k for k, name in enumerate(columns)}
     imputed = model.imputed
     x = matrix
@@ -461,16 +518,17 @@ def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> st
         # the text inputs' terms, added one by one (integers: exact in any order) with their missing values
         sub = Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=tuple(categorical), intercept=0,
                     missing=model.missing)
-        sums.append(_ordered_total(g, sub, {i.name: i.name for i in sub.used_inputs}, sub.used_inputs[0].name, None))
+        sums.append(_ordered_total(g, sub, {i.name: i.name for i in sub.used_inputs}, sub.used_inputs[0].name, None)[0])
     total = g.double(model.intercept + offset)
     for k, part in enumerate(sums):
         total = g.op("Add", total, part, out="score" if k == len(sums) - 1 else None)
     return total
 
 
-def render(model: Model, onnx_input: str = "columns") -> bytes:
-    """The serialized ONNX model (``onnx_input``: ``columns`` or ``matrix``, see :func:`build`)."""
-    return build(model, onnx_input).SerializeToString()
+def render(model: Model, onnx_input: str = "columns", explain: int | None = None) -> bytes:
+    """The serialized ONNX model (``onnx_input``: ``columns`` or ``matrix``, see :func:`build`;
+    ``explain`` K: with K reason codes)."""
+    return build(model, onnx_input, explain).SerializeToString()
 
 
 register(Exporter(name="onnx", suffix=".onnx", render=render, binary=True,

@@ -34,6 +34,10 @@ file has batch functions that give the same values for many rows:
 A value the model cannot read raises ``RowError`` naming the first such row, unless that row
 already lacks an earlier input (as ``score(row)`` returns None before reading further).
 
+``explain(row, k)`` gives the row's reason codes (runtime/explain.py): ``_points(row)`` reads the
+row as ``score(row)`` does and lists each term's points (the very expressions the sum adds),
+ranked as the runtime ranks them; ``python FILE.py DATA.csv --explain K`` adds their columns.
+
 When the model has a score-to-risk map (``model.probability``, runtime/risk.py) the file also
 has ``probability(row)`` (and ``probability_columns`` / ``probability_rows``): the runtime's
 risk at the score, the same float (the logistic formula with the same ``math.exp``, or a
@@ -52,6 +56,7 @@ from importlib import resources
 import jinja2
 
 from scorecard.runtime import Input, Model, Term
+from scorecard.runtime.explain import reason_texts
 from scorecard.runtime.score import NUMBER, coerce, int_limit
 from scorecard.runtime.table import CSV_ENCODING, added_columns
 
@@ -185,10 +190,12 @@ def render(model: Model) -> str:
              for k, inp in enumerate(model.used_inputs)]
     lines = [Line(code=_term(t, model.input(t.input), names[t.input], t.input in unknown), label=repr(t.label)[1:-1])
              for t in model.terms]
+    # each term's points alone (explain): "+ e" is e, "- x" (a linear -1) is -x, the same value
+    points = [Line(code=line.code[2:] if line.code.startswith("+ ") else f"-{line.code[2:]}", label=line.label)
+              for line in lines]
     int_sum = None  # an integer model's sum for int values, the intercept last (_int_scores)
     if integral and lines:
-        head = lines[0].code  # "+ term" or "- x": the first term has no total to join
-        first = Line(code=head[2:] if head.startswith("+ ") else f"-{head[2:]}", label=lines[0].label)
+        first = points[0]  # the first term has no total to join
         sign = "-" if model.intercept < 0 else "+"
         int_sum = {"stages": _stages([first] + lines[1:]),
                    "intercept": f"{sign} {abs(model.intercept)}" if model.intercept else None}
@@ -199,7 +206,8 @@ def render(model: Model) -> str:
         kind=model.kind, target=repr(model.target.name), positive=repr(model.target.positive),
         inputs=[(repr(i.name), repr(i.type)) for i in model.inputs],
         missing=repr(model.missing), unmet=model.unmet, used=[repr(i.name) for i in model.used_inputs],
-        reads=reads, intercept=repr(model.intercept), stages=_stages(lines), int_sum=int_sum,
+        reads=reads, intercept=repr(model.intercept), stages=_stages(lines), int_sum=int_sum, points=points,
+        reasons=[repr(text) for text in reason_texts(model)],
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
         added="(" + ", ".join(f'"{name}"' for name in added_columns(model)) + ")",
         csv_encoding=repr(CSV_ENCODING),

@@ -27,6 +27,9 @@ The query reads table ``input`` (``table=`` renames it) and returns all of its c
   the ``sqlite3`` module of the python.org and Debian builds); without them a logistic
   model's query fails with "no such function: EXP" (the table shape needs no function).
 
+With ``explain`` K (``export --explain K``) the query also returns ``reason_1..reason_K`` and
+``points_1..points_K``, runtime/explain.py's reason codes (sql_explain.py).
+
 The table's columns pass through as ``i.*``; the added columns never read a column of the
 table by an unqualified or shared name, so none can shadow them (a table column ``score`` comes
 out unchanged, before the query's own): where the dialect has ``LATERAL`` the score is computed
@@ -60,6 +63,7 @@ from scorecard.runtime.table import added_columns
 
 from .registry import ExportError, Exporter, register
 from .sql_dialects import CASE_TERM, Dialect, dialect as find_dialect
+from .sql_explain import reason_sql
 
 ROW = "i"
 SCORED = "s"
@@ -154,6 +158,13 @@ def _missing_tests(model: Model, d: Dialect) -> list[str]:
     return tests
 
 
+def unscorable(model: Model, d: Dialect) -> str | None:
+    """A condition true exactly when the row has no score: an input it cannot be scored
+    without (``model.needs_value``) is missing; None when every row has a score."""
+    tests = [_missing(d, inp, f"{ROW}.{d.ident(inp.name)}") for inp in model.needs_value]
+    return _any(tests) if tests else None
+
+
 #: Terms a stage of the sum adds at most (dialects with ``lateral``): far below the 1000
 #: levels SQLite and DuckDB parse, whatever the terms themselves nest.
 STAGE = 200
@@ -167,16 +178,20 @@ def _any(tests: list[str]) -> str:
     return f"({_any(tests[:mid])})\n           OR ({_any(tests[mid:])})"
 
 
+def term_points(model: Model, d: Dialect) -> list[str]:
+    """Each term's points for one row of alias ``i`` as SQL, in term order: the expressions
+    the score adds (the reason codes rank them, sql_explain.py)."""
+    refs = {inp.name: _reference(d, model, inp) for inp in model.used_inputs}
+    return [_term(d, model.input(t.input), t, refs[t.input], model.unmet) for t in model.terms]
+
+
 def score_stages(model: Model, d: Dialect) -> list[str]:
     """The score of one row of alias ``i`` as SQL, NULL when unscorable: one expression, or
     (a dialect with ``lateral``, a model of more than STAGE terms) stages whose sums are added
     in the model's order: stage k (k >= 1) starts from ``sk."v"``, the value of stage k - 1,
     so every stage stays STAGE terms deep and the doubles are those of one long sum. The
     last stage is the score."""
-    refs = {inp.name: _reference(d, model, inp) for inp in model.used_inputs}
-    unknown = model.unmet
-    lines = [f"+ {_term(d, model.input(t.input), t, refs[t.input], unknown)}  -- {_label(t.label)}"
-             for t in model.terms]
+    lines = [f"+ {points}  -- {_label(t.label)}" for t, points in zip(model.terms, term_points(model, d))]
     if d.max_terms is not None and len(lines) > d.max_terms:
         raise ExportError(f"the model has {len(lines)} terms; a {d.name} query adds at most {d.max_terms} "
                           "(a sum of N terms is an expression N levels deep, and SQLite parses at most 1000): "
@@ -282,8 +297,10 @@ def _risk_note(probability: dict) -> str:
             "(the first row's below it)")
 
 
-def render(model: Model, dialect: str = "ansi", table: str = "input", view: str | None = None) -> str:
-    """The scoring query (or ``CREATE VIEW view AS`` the query) as SQL text."""
+def render(model: Model, dialect: str = "ansi", table: str = "input", view: str | None = None,
+           explain: int | None = None) -> str:
+    """The scoring query (or ``CREATE VIEW view AS`` the query) as SQL text; ``explain`` K
+    adds the reason codes ``reason_1..reason_K``, ``points_1..points_K`` (sql_explain.py)."""
     d = find_dialect(dialect)
     added = added_columns(model)
     for clash in added:
@@ -307,6 +324,12 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         columns = [(f"{ROW}.*", ""), (f'{stages[-1]} AS "score"', "")]
         columns += [(f'{d.prediction.format(score=stages[-1])} AS "prediction"', outputs[0][2])]
         columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
+    if explain is not None:
+        reasons, reason_joins = reason_sql(model, d, explain, term_points(model, d), total if d.lateral else None,
+                                           unscorable(model, d))
+        columns += [(sql, "") for sql, _ in reasons]
+        joins += reason_joins
+        added += tuple(name for _, name in reasons)
     items = [sql + ("," if k < len(columns) - 1 else "") + (f"  -- {note}" if note else "")
              for k, (sql, note) in enumerate(columns)]
     query = "SELECT " + "\n    ".join(items) + f"\nFROM {d.ident(table)} AS {ROW}" + "".join(
@@ -324,6 +347,10 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         header.append("-- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is")
     if model.probability is not None:
         header.append(f"-- probability: {_risk_note(model.probability)}")
+    if explain is not None:
+        header.append(f"-- reason_1..reason_{explain}, points_1..points_{explain}: the terms that added points > 0 "
+                      "to the row (their card wording, their points), the most first, equal points in term order; "
+                      "NULL where fewer terms added points or the row has no score")
     hidden = _hidden_names(model, table)
     if hidden:
         header.append("-- these names hold invisible or control characters, written exactly in the query (an editor "

@@ -8,7 +8,12 @@ none), and so must the prediction. A model with a score-to-risk map (``model.pro
 also has its ``probability`` compared with ``runtime.risk``: exactly for a risk table (a
 lookup of the same doubles); for the logistic map within a relative ``1e-12`` (absolute
 ``1e-300`` near 0), because each engine calls its own ``exp`` (C's libm, onnxruntime's own
-vectorised kernel) and those may differ from Python's ``math.exp`` in the last bits. An
+vectorised kernel) and those may differ from Python's ``math.exp`` in the last bits.
+Reason codes (runtime/explain.py) are checked in a second run of each export that has them:
+the Python file's ``explain(row, k)``, the ``sql`` query written with ``explain=k``, the ONNX
+graph built with ``explain=k``, for ``k`` = the model's terms, at most ``REASONS``: each
+row's ``reason_j`` must be the runtime's text and ``points_j`` its points, exactly (no reason
+only matches no reason: NULL, None, or ONNX's empty text and NaN). An
 engine that is not installed (or PostgreSQL when ``SCORECARD_PG_DSN`` is unset), or an
 export the format refuses for this model, gives a skipped check (``ok`` None) with its
 reason, never a pass.
@@ -27,7 +32,8 @@ import tempfile
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
-from scorecard.runtime import Input, Model, RowError, predict, score
+from scorecard.runtime import Input, Model, RowError, explain, predict, score
+from scorecard.runtime.explain import reason_columns
 from scorecard.runtime.risk import risk_function
 from scorecard.runtime.score import coerce, contribution, int_limit, is_missing, read_inputs
 from scorecard.runtime.table import added_columns, csv_records, open_csv
@@ -40,6 +46,8 @@ from .registry import ExportError
 from .sql_dialects import dialect
 
 PG_ENV = "SCORECARD_PG_DSN"
+#: The most reason codes verify asks each export for (the whole ranking of a model of up to so many terms).
+REASONS = 10
 #: How close a logistic ``probability`` must be to the runtime's (see the module docstring).
 LOGISTIC_REL_TOL = 1e-12
 LOGISTIC_ABS_TOL = 1e-300
@@ -84,9 +92,10 @@ class Case:
     score: int | float | None
     prediction: int | None
     probability: float | None = None
+    reasons: tuple = ()  # reason_1..reason_k, points_1..points_k (None where there is none)
 
 
-Result = tuple  # (score, prediction[, probability]) as an engine returns them
+Result = tuple  # (score, prediction[, probability][, reason_1.., points_1..]) as an engine returns them
 
 
 def _agree(expected: object, got: object) -> bool:
@@ -107,10 +116,18 @@ def _close(expected: object, got: object) -> bool:
     return math.isclose(expected, got, rel_tol=LOGISTIC_REL_TOL, abs_tol=LOGISTIC_ABS_TOL)  # type: ignore[arg-type]
 
 
+def _same_reason(expected: object, got: object) -> bool:
+    """A reason's text or points: equal, with None matching only None, NaN or ONNX's empty text."""
+    if got == "":
+        got = None
+    return _agree(expected, got)
+
+
 def _compare(fmt: str, engine: str, cases: list[Case], results: list[Result],
-             probability: dict | None = None) -> FormatCheck:
+             probability: dict | None = None, reasons: int = 0) -> FormatCheck:
     """Scores and predictions must agree exactly; with ``probability`` (the model's map) each
-    result's third value is compared with the runtime's risk too."""
+    result's third value is compared with the runtime's risk too; with ``reasons`` k the last
+    2k values with the runtime's reason codes."""
     if len(results) != len(cases):
         return FormatCheck(fmt, engine, False, len(cases), abs(len(cases) - len(results)),
                            f"{engine} returned {len(results)} rows for {len(cases)}")
@@ -119,6 +136,8 @@ def _compare(fmt: str, engine: str, cases: list[Case], results: list[Result],
 
     def ok(c: Case, r: Result) -> bool:
         if not (_agree(c.score, r[0]) and _agree(c.prediction, r[1])):
+            return False
+        if reasons and not all(_same_reason(e, g) for e, g in zip(c.reasons, r[len(r) - 2 * reasons:], strict=True)):
             return False
         return probability is None or same_risk(c.probability, r[2])
 
@@ -130,15 +149,19 @@ def _compare(fmt: str, engine: str, cases: list[Case], results: list[Result],
                  f"{engine} score {r[0]!r} prediction {r[1]!r}")
         if probability is not None:
             first += f"; runtime probability {c.probability!r}, {engine} probability {r[2]!r}"
+        if reasons:
+            first += f"; runtime reasons {list(c.reasons)!r}, {engine} reasons {list(r[len(r) - 2 * reasons:])!r}"
     note = None
     if probability is not None:
         note = (f", probabilities within {LOGISTIC_REL_TOL:g} (relative)" if logistic
                 else ", identical probabilities")
+    if reasons:
+        note = (note or "") + f", identical reasons (--explain {reasons})"
     return FormatCheck(fmt, engine, not bad, len(cases), len(bad), first, note=note)
 
 
 def _run(fmt: str, engine: str, cases: list[Case], run: Callable[[], list[Result]],
-         probability: dict | None = None) -> FormatCheck:
+         probability: dict | None = None, reasons: int = 0) -> FormatCheck:
     """Run one export; an export that fails in its engine is a failure. One the format refuses
     to write for this model (an ExportError naming why, e.g. a name PostgreSQL would cut
     short) is not run: skipped with that reason."""
@@ -149,7 +172,7 @@ def _run(fmt: str, engine: str, cases: list[Case], run: Callable[[], list[Result
     except Exception as exc:  # the engine's own error is the finding: report it, keep checking
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return FormatCheck(fmt, engine, False, len(cases), 0, f"{type(exc).__name__}: {message}")
-    return _compare(fmt, engine, cases, results, probability)
+    return _compare(fmt, engine, cases, results, probability, reasons)
 
 
 def _skip(fmt: str, engine: str, reason: str) -> FormatCheck:
@@ -209,7 +232,8 @@ SQL_TYPES = {
 }
 
 
-def _sql_rows(engine: str, con, model: Model, table: Table, placeholder: str, temporary: bool = False) -> list[Result]:
+def _sql_rows(engine: str, con, model: Model, table: Table, placeholder: str, temporary: bool = False,
+             reasons: int = 0) -> list[Result]:
     """Load ``table`` as ``input`` through DB-API ``con`` and run the exported query over it."""
     d = dialect(engine)
     types = SQL_TYPES[engine]
@@ -226,8 +250,8 @@ def _sql_rows(engine: str, con, model: Model, table: Table, placeholder: str, te
             chunk = table.values[start:start + per_statement]
             cur.execute(f"INSERT INTO {d.ident('input')} VALUES {', '.join([row_marks] * len(chunk))}",
                         [v for row in chunk for v in row])
-    query = sql_export.render(model, dialect=engine).rstrip().rstrip(";")
-    added = "".join(f', q."{name}"' for name in added_columns(model))
+    query = sql_export.render(model, dialect=engine, explain=reasons or None).rstrip().rstrip(";")
+    added = "".join(f', q."{name}"' for name in added_columns(model) + (reason_columns(reasons) if reasons else ()))
     cur.execute(f"SELECT q.{d.ident(table.key)}{added} FROM ({query}\n) AS q "
                 f"ORDER BY q.{d.ident(table.key)}")
     return [tuple(row[1:]) for row in cur.fetchall()]
@@ -252,9 +276,18 @@ def _insert_frame(con, table: Table) -> None:
 # ---------------------------------------------------------------------------- engines
 
 
-def check_python(model: Model, cases: list[Case]) -> FormatCheck:
-    """The exported .py file, imported from disk as its own module, scoring every row."""
-    engine = f"python {platform.python_version()}"
+def _explained(engine: str, reasons: int) -> str:
+    return f"{engine} --explain {reasons}" if reasons else engine
+
+
+def check_python(model: Model, cases: list[Case], reasons: int = 0) -> FormatCheck:
+    """The exported .py file, imported from disk as its own module, scoring every row (with
+    ``reasons`` k: and its ``explain(row, k)``)."""
+    engine = _explained(f"python {platform.python_version()}", reasons)
+
+    def explained(module, row) -> tuple:
+        found = module.explain(row, reasons) or []
+        return reason_row([text for text, _ in found], [points for _, points in found], reasons)
 
     def run() -> list[Result]:
         with tempfile.TemporaryDirectory(prefix="scorecard-verify-") as tmp:
@@ -264,69 +297,70 @@ def check_python(model: Model, cases: list[Case]) -> FormatCheck:
             spec = importlib.util.spec_from_file_location("scorecard_exported_model", path)
             module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
             spec.loader.exec_module(module)  # type: ignore[union-attr]
-        if model.probability is not None:
-            return [(module.score(c.row), module.predict(c.row), module.probability(c.row)) for c in cases]
-        return [(module.score(c.row), module.predict(c.row)) for c in cases]
+        risk = (lambda row: (module.probability(row),)) if model.probability is not None else (lambda row: ())
+        why = (lambda row: explained(module, row)) if reasons else (lambda row: ())
+        return [(module.score(c.row), module.predict(c.row), *risk(c.row), *why(c.row)) for c in cases]
 
-    return _run("python", engine, cases, run, model.probability)
+    return _run("python", engine, cases, run, model.probability, reasons)
 
 
-def check_sqlite(model: Model, cases: list[Case]) -> FormatCheck:
+def check_sqlite(model: Model, cases: list[Case], reasons: int = 0) -> FormatCheck:
     """The sqlite-dialect query in the standard library's SQLite."""
 
     def run() -> list[Result]:
         con = sqlite3.connect(":memory:")
         try:
-            return _sql_rows("sqlite", con, model, _table(model, cases), "?")
+            return _sql_rows("sqlite", con, model, _table(model, cases), "?", reasons=reasons)
         finally:
             con.close()
 
-    return _run("sql", f"sqlite {sqlite3.sqlite_version}", cases, run, model.probability)
+    return _run("sql", _explained(f"sqlite {sqlite3.sqlite_version}", reasons), cases, run, model.probability, reasons)
 
 
-def check_duckdb(model: Model, cases: list[Case]) -> FormatCheck:
+def check_duckdb(model: Model, cases: list[Case], reasons: int = 0) -> FormatCheck:
     """The duckdb-dialect query in an in-memory DuckDB (skipped when duckdb is not installed)."""
     try:
         import duckdb
     except ImportError:
-        return _skip("sql", "duckdb", "duckdb is not installed (pip install 'scorecard[sql]')")
+        return _skip("sql", _explained("duckdb", reasons), "duckdb is not installed (pip install 'scorecard[sql]')")
 
     def run() -> list[Result]:
         con = duckdb.connect(":memory:")
         try:
-            return _sql_rows("duckdb", con, model, _table(model, cases), "?")
+            return _sql_rows("duckdb", con, model, _table(model, cases), "?", reasons=reasons)
         finally:
             con.close()
 
-    return _run("sql", f"duckdb {duckdb.__version__}", cases, run, model.probability)
+    return _run("sql", _explained(f"duckdb {duckdb.__version__}", reasons), cases, run, model.probability, reasons)
 
 
-def check_postgres(model: Model, cases: list[Case], dsn: str | None = None) -> FormatCheck:
+def check_postgres(model: Model, cases: list[Case], dsn: str | None = None, reasons: int = 0) -> FormatCheck:
     """The postgres-dialect query over a temporary table in the server at SCORECARD_PG_DSN."""
     dsn = dsn or os.environ.get(PG_ENV)
     if not dsn:
-        return _skip("sql", "postgres", f"set {PG_ENV} to a PostgreSQL database to check it (.ci/postgres.sh starts one)")
+        return _skip("sql", _explained("postgres", reasons), f"set {PG_ENV} to a PostgreSQL database to check it (.ci/postgres.sh starts one)")
     try:
         import psycopg
     except ImportError:
-        return _skip("sql", "postgres", "psycopg is not installed (pip install 'scorecard[sql]')")
+        return _skip("sql", _explained("postgres", reasons), "psycopg is not installed (pip install 'scorecard[sql]')")
     try:
         con = psycopg.connect(dsn, connect_timeout=10)
     except psycopg.Error as exc:
-        return _skip("sql", "postgres", f"cannot connect to {PG_ENV}: {str(exc).strip().splitlines()[0]}")
+        return _skip("sql", _explained("postgres", reasons), f"cannot connect to {PG_ENV}: {str(exc).strip().splitlines()[0]}")
     version = con.info.server_version
 
     def run() -> list[Result]:
         try:
-            return _sql_rows("postgres", con, model, _table(model, cases), "%s", temporary=True)
+            return _sql_rows("postgres", con, model, _table(model, cases), "%s", temporary=True, reasons=reasons)
         finally:
             con.rollback()
             con.close()
 
-    return _run("sql", f"postgres {version // 10000}.{version % 10000}", cases, run, model.probability)
+    return _run("sql", _explained(f"postgres {version // 10000}.{version % 10000}", reasons), cases, run,
+                model.probability, reasons)
 
 
-def check_onnx(model: Model, cases: list[Case], onnx_input: str = "columns") -> FormatCheck:
+def check_onnx(model: Model, cases: list[Case], reasons: int = 0, onnx_input: str = "columns") -> FormatCheck:
     """The ONNX graph in onnxruntime (skipped when onnx or onnxruntime is not installed), with
     one named input per column (``columns``) or the numeric inputs stacked in one double
     matrix in the stated column order (``matrix``, engine ``onnxruntime ... matrix``)."""
@@ -334,11 +368,12 @@ def check_onnx(model: Model, cases: list[Case], onnx_input: str = "columns") -> 
         import numpy as np
         import onnxruntime as ort
     except ImportError:
-        return _skip("onnx", "onnxruntime", "onnxruntime is not installed (pip install 'scorecard[onnx]')")
+        return _skip("onnx", _explained("onnxruntime", reasons), "onnxruntime is not installed (pip install 'scorecard[onnx]')")
 
     def run() -> list[Result]:
         table = _table(model, cases)
-        session = ort.InferenceSession(onnx_export.render(model, onnx_input), providers=["CPUExecutionProvider"])
+        session = ort.InferenceSession(onnx_export.render(model, onnx_input, explain=reasons or None),
+                                       providers=["CPUExecutionProvider"])
         feeds = {}
         for k, (inp, kind) in enumerate(table.columns, start=1):
             column = [row[k] for row in table.values]
@@ -354,11 +389,12 @@ def check_onnx(model: Model, cases: list[Case], onnx_input: str = "columns") -> 
             feeds = {name: feeds[name] for name in feeds if model.input(name).type == "categorical"
                      and name in {i.name for i in model.used_inputs}}
             feeds[matrix] = stacked
-        columns = session.run(list(added_columns(model)), feeds)  # score, prediction (and probability)
-        return [tuple(float(v) for v in row) for row in zip(*columns)]
+        names = list(added_columns(model)) + list(reason_columns(reasons) if reasons else ())
+        columns = session.run(names, feeds)  # score, prediction (and probability, reasons)
+        return [tuple(v if isinstance(v, str) else float(v) for v in row) for row in zip(*columns)]
 
     engine = f"onnxruntime {ort.__version__}" + (" matrix" if onnx_input == "matrix" else "")
-    return _run("onnx", engine, cases, run, model.probability)
+    return _run("onnx", _explained(engine, reasons), cases, run, model.probability, reasons)
 
 
 #: The JPMML-Evaluator exceptions that mean "invalid result": a missing value of a
@@ -425,21 +461,33 @@ def check_pmml(model: Model, cases: list[Case]) -> FormatCheck:
 # ---------------------------------------------------------------------------- entry points
 
 
-def cases_for(model: Model, rows: Iterable[Mapping[str, object]] | None = None) -> list[Case]:
-    """The golden rows and ``rows`` with the runtime's score and prediction for each."""
+def reasons_for(model: Model) -> int:
+    """How many reason codes verify asks for: every term's, at most REASONS (at least 1)."""
+    return max(1, min(len(model.terms), REASONS))
+
+
+def reason_row(texts: list, points: list, k: int) -> tuple:
+    """reason_1..reason_k, points_1..points_k padded with None."""
+    pad = [None] * (k - len(texts))
+    return (*texts, *pad, *points, *pad)
+
+
+def cases_for(model: Model, rows: Iterable[Mapping[str, object]] | None = None, reasons: int = 0) -> list[Case]:
+    """The golden rows and ``rows`` with the runtime's score and prediction for each (and with
+    ``reasons`` k its k reason codes)."""
     risk = risk_function(model.probability)  # runtime.risk(model, value), checked once
-    cases = []
-    for k, g in enumerate(model.golden):
-        value = score(model, g.row)
-        cases.append(Case(f"golden row {k}", g.row, value, predict(model, g.row), risk(value)))
-    for k, row in enumerate(rows or ()):
+
+    def case(where: str, row: Mapping[str, object]) -> Case:
         try:
             value = score(model, row)
+            found = (explain(model, row, reasons) or []) if reasons else []
         except RowError as exc:
-            raise RowError(f"data row {k + 1}: {exc}") from None
-        cases.append(Case(f"data row {k + 1}", row, value, None if value is None else 1 if value > 0 else 0,
-                          risk(value)))
-    return cases
+            raise RowError(f"{where}: {exc}") from None
+        why = reason_row([r.text for r in found], [r.points for r in found], reasons) if reasons else ()
+        return Case(where, row, value, predict(model, row), risk(value), why)
+
+    return ([case(f"golden row {k}", g.row) for k, g in enumerate(model.golden)]
+            + [case(f"data row {k + 1}", row) for k, row in enumerate(rows or ())])
 
 
 def check_golden(model: Model, cases: list[Case]) -> FormatCheck:
@@ -451,11 +499,14 @@ def check_golden(model: Model, cases: list[Case]) -> FormatCheck:
 
 def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = None) -> list[FormatCheck]:
     """Check every code export on the golden rows (and ``rows``) in every available engine."""
-    cases = cases_for(model, rows)
+    k = reasons_for(model)
+    cases = cases_for(model, rows, k)
     checks = [check_golden(model, cases)] if model.golden else []
-    checks += [check_python(model, cases), check_sqlite(model, cases), check_duckdb(model, cases),
-               check_postgres(model, cases, pg_dsn), check_onnx(model, cases),
-               check_onnx(model, cases, "matrix"), check_pmml(model, cases)]
+    for reasons in (0, k):  # the exports as written by default, then with their reason codes
+        checks += [check_python(model, cases, reasons), check_sqlite(model, cases, reasons),
+                   check_duckdb(model, cases, reasons), check_postgres(model, cases, pg_dsn, reasons),
+                   check_onnx(model, cases, reasons), check_onnx(model, cases, reasons, "matrix")]
+    checks.append(check_pmml(model, cases))  # its reason codes are part of the file: checked each time
     return checks
 
 

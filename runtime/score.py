@@ -131,15 +131,29 @@ def contribution(term: Term, x: Value | None) -> Number:
     return term.points if x in term.value else 0  # type: ignore[operator]
 
 
-def score(model: Model, row: Mapping[str, object]) -> Number | None:
-    """The row's score (intercept plus points), or None when it cannot be scored."""
+def term_points(model: Model, row: Mapping[str, object]) -> list[Number] | None:
+    """The points each term adds to ``row``, in term order (what the reason codes rank,
+    runtime/explain.py); None when the row cannot be scored."""
     values = read_inputs(model, row)
     if values is None:
         return None
-    total: Number = model.intercept
-    for term in model.terms:
-        total = total + contribution(term, values[term.input])
-    return total
+    return [contribution(term, values[term.input]) for term in model.terms]
+
+
+def total(model: Model, points: list[Number] | None) -> Number | None:
+    """The score from :func:`term_points`: the intercept, then each term's points added left
+    to right in term order (None stays None)."""
+    if points is None:
+        return None
+    result: Number = model.intercept
+    for p in points:
+        result = result + p
+    return result
+
+
+def score(model: Model, row: Mapping[str, object]) -> Number | None:
+    """The row's score (intercept plus points), or None when it cannot be scored."""
+    return total(model, term_points(model, row))
 
 
 def decide(total: Number | None) -> int | None:

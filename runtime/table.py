@@ -14,9 +14,10 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator, TextIO
 
+from .explain import check_k, ranked, reason_columns, reason_texts
 from .model import Model
 from .risk import risk_function
-from .score import RowError, decide, format_number, score
+from .score import RowError, decide, format_number, term_points, total
 
 #: The output names scoring adds, defined once for the whole project: the runtime table and
 #: every export that adds columns (SQL, ONNX, Python) write them, so training refuses a data
@@ -142,11 +143,16 @@ def read_header(reader: Iterator[list[str]], source: str, added: tuple[str, ...]
     return header
 
 
-def score_csv(model: Model, infile: TextIO, outfile: TextIO, source: str = "DATA") -> ScoredTable:
+def score_csv(model: Model, infile: TextIO, outfile: TextIO, source: str = "DATA", explain: int = 0) -> ScoredTable:
     """Read CSV rows from ``infile``, write them with score and prediction (and probability,
-    when the model has one) to ``outfile``."""
+    when the model has one) to ``outfile``; ``explain`` K > 0 adds the reason codes
+    ``reason_1..reason_K`` and ``points_1..points_K`` (runtime/explain.py), empty cells where
+    a row has fewer reasons or no score."""
     added = added_columns(model)
     with_probability = len(added) > len(ADDED)
+    if explain:
+        added += reason_columns(check_k(explain))
+    texts = reason_texts(model)
     risk = risk_function(model.probability)
     header, records = csv_records(infile, source, added)
     missing = [i.name for i in model.used_inputs if i.name not in header]
@@ -157,13 +163,19 @@ def score_csv(model: Model, infile: TextIO, outfile: TextIO, source: str = "DATA
     rows = unscored = 0
     for line_no, cells in records:
         try:
-            value = score(model, dict(zip(header, cells)))
+            points = term_points(model, dict(zip(header, cells)))
         except RowError as exc:
             raise RowError(f"{source}: line {line_no}: {exc}") from None
+        value = total(model, points)
         rows += 1
         unscored += value is None
         out = [format_number(value), format_number(decide(value))]
         if with_probability:
             out.append(format_number(risk(value)))
+        if explain:
+            order = ranked(points or [], explain)
+            blanks = [""] * (explain - len(order))
+            out += [texts[i] for i in order] + blanks + [format_number(points[i]) for i in order] + blanks  # type: ignore[index]
         writer.writerow(cells + out)
     return ScoredTable(rows=rows, unscored=unscored)
+

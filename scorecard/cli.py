@@ -319,6 +319,9 @@ def _training_defaults() -> dict:
 def predict(model: ModelPath, data: Data,
             output: Annotated[Optional[str], typer.Option(
                 "-o", "--output", help="Where to write the scored CSV (default, or '-': standard output).")] = None,
+            explain: Annotated[Optional[int], typer.Option(
+                "--explain", metavar="K", help="Add reason_1..reason_K and points_1..points_K: the K conditions "
+                "that added the most points to each row (ties in card order).")] = None,
             ) -> None:
     """Score DATA: its rows plus 'score', 'prediction' (and 'probability') columns.
 
@@ -326,16 +329,18 @@ def predict(model: ModelPath, data: Data,
     written all or nothing; standard output gets the rows as they are scored.
     """
     from scorecard.runtime import load
+    from scorecard.runtime.explain import check_k
     from scorecard.vectorised import score_file  # the runtime's output, computed in batches of columns
 
+    reasons = 0 if explain is None else check_k(explain)
     _check_paths([model, data], [("-o", output)])
     fitted = load(model)
     if output is None or output == "-":
-        result = score_file(fitted, data, sys.stdout)
+        result = score_file(fitted, data, sys.stdout, explain=reasons)
         sys.stdout.flush()
     else:
         with atomic_output(output) as out:
-            result = score_file(fitted, data, out)
+            result = score_file(fitted, data, out, explain=reasons)
     if result.unscored:
         _say(f"{result.unscored} of {result.rows} rows have no score (missing values)")
 
@@ -353,15 +358,22 @@ def export(model: ModelPath,
                "--onnx-input", help="onnx: columns (one named input per column, the default) or matrix (the numeric "
                                     "inputs in one double [N, k] input, in the order of the metadata's matrix_columns; "
                                     "text inputs stay named).")] = None,
+           explain: Annotated[Optional[int], typer.Option(
+               "--explain", metavar="K", help="sql, onnx: also return reason_1..reason_K and points_1..points_K "
+               "(the python export always has explain(row, k)).")] = None,
            ) -> None:
     """Write the model as one self-contained file in another format."""
     from scorecard.exporters.registry import get
     from scorecard.runtime import load
+    from scorecard.runtime.explain import check_k
 
+    if explain is not None:
+        check_k(explain)
     _check_paths([model], [("-o", output)])
     fitted = load(model)
     exporter = get(format)
-    options = {name: value for name, value in (("dialect", dialect), ("table", table), ("onnx_input", onnx_input))
+    options = {name: value for name, value in (("dialect", dialect), ("table", table), ("onnx_input", onnx_input),
+                                               ("explain", explain))
                if value is not None}
     accepted = inspect.signature(exporter.render).parameters
     takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())

@@ -31,6 +31,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 from scorecard.runtime.errors import RowError
+from scorecard.runtime.explain import check_k, explain, reason_cells, reason_columns
 from scorecard.runtime.model import Model
 from scorecard.runtime.risk import risk_function
 from scorecard.runtime.score import EXACT, WHITESPACE, format_number
@@ -173,11 +174,12 @@ def _write_rows(columns: list[pa.Array], outfile: TextIO) -> None:
     outfile.write(str(data, "utf-8"))
 
 
-def score_file(model: Model, path: str, outfile: TextIO, source: str | None = None) -> ScoredTable:
+def score_file(model: Model, path: str, outfile: TextIO, source: str | None = None, explain: int = 0) -> ScoredTable:
     """``scorecard predict``: read ``path`` (CSV or Parquet) in batches, write each row with
-    score, prediction (and probability) to ``outfile``, as ``runtime.table.score_csv`` does."""
+    score, prediction (and probability) to ``outfile``, as ``runtime.table.score_csv`` does;
+    ``explain`` K > 0 adds its reason codes, computed row by row by the runtime (runtime/explain.py)."""
     source = source or path
-    added = added_columns(model)
+    added = added_columns(model) + (reason_columns(check_k(explain)) if explain else ())
     header, batches, locate = text_batches(path, source, added)
     missing = [i.name for i in model.used_inputs if i.name not in header]
     if missing:
@@ -187,18 +189,33 @@ def score_file(model: Model, path: str, outfile: TextIO, source: str | None = No
     rows = unscored = 0
     for batch in batches:
         try:
-            unscored += _score_batch(scorer, batch, outfile)
+            unscored += _score_batch(scorer, batch, outfile, explain)
         except RowRefused as refused:
             if refused.row:  # the rows before it are written, as the runtime writes them
-                _score_batch(scorer, batch.slice(0, refused.row), outfile)
+                _score_batch(scorer, batch.slice(0, refused.row), outfile, explain)
             raise RowError(f"{source}: {locate(rows + refused.row)}: {refused.message}") from None
         rows += batch.num_rows
     return ScoredTable(rows=rows, unscored=unscored)
 
 
-def _score_batch(scorer: BatchScorer, batch: pa.RecordBatch, outfile: TextIO) -> int:
-    """Write one batch scored; the number of its rows without a score."""
+def _score_batch(scorer: BatchScorer, batch: pa.RecordBatch, outfile: TextIO, explain: int = 0) -> int:
+    """Write one batch scored (with ``explain`` reasons); the number of its rows without a score."""
     columns, scored = scorer.read(batch)
     total, is_float = scorer.totals(columns, batch.num_rows)
-    _write_rows([_csv_cells(c) for c in batch.columns] + scorer.added(total, is_float, scored), outfile)
+    reasons = _reason_cells(scorer.model, batch, explain) if explain else []
+    _write_rows([_csv_cells(c) for c in batch.columns] + scorer.added(total, is_float, scored) + reasons, outfile)
     return int((~scored).sum())
+
+
+def _reason_cells(model: Model, batch: pa.RecordBatch, k: int) -> list[pa.Array]:
+    """The text of the reason columns of a batch (``reason_1..k``, ``points_1..k``), each row's
+    from the runtime's ``explain`` of the row's cells, as ``runtime.table.score_csv`` writes them."""
+    used = [inp.name for inp in model.used_inputs]
+    cells = {name: batch.column(batch.schema.get_field_index(name)).to_pylist() for name in used}
+    texts: list[list[str]] = [[] for _ in range(2 * k)]
+    for i in range(batch.num_rows):
+        words, points = reason_cells(explain(model, {name: cells[name][i] for name in used}, k), k)
+        for j in range(k):
+            texts[j].append("" if words[j] is None else words[j])
+            texts[k + j].append(format_number(points[j]))
+    return [_csv_cells(pa.array(column, type=pa.string())) for column in texts]

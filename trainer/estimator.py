@@ -1,8 +1,11 @@
 """``SLIMClassifier``: SLIM with scikit-learn's conventions, without needing scikit-learn.
 
-Explicit keyword parameters (``get_params``/``set_params``), ``fit(X, y)`` on a DataFrame or
-an array (array columns are named ``x0``, ``x1``, ...), fitted attributes ending in ``_``;
-``model_`` is the same runtime Model ``scorecard train`` writes, so it exports anywhere.
+Explicit keyword parameters (``get_params``/``set_params``), ``fit(X, y)`` on a pandas or
+polars DataFrame (its column names are the model's input names) or an array (columns named
+``x0``, ``x1``, ...), fitted attributes ending in ``_``; ``model_`` is the same runtime Model
+``scorecard train`` writes, so it exports anywhere. ``predict_proba`` reads the model's own
+score-to-risk map (runtime/risk.py), the risk the card and every export print, and
+``explain`` gives each row's reason codes (runtime/explain.py).
 """
 from __future__ import annotations
 
@@ -11,7 +14,10 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from scorecard.runtime import explain as runtime_explain
+from scorecard.runtime import risk as runtime_risk
 from scorecard.runtime import score as runtime_score
+from scorecard.runtime.explain import check_k, reason_cells, reason_columns
 
 from .data.prepare import prepare
 from .options import spec
@@ -108,9 +114,13 @@ class SLIMClassifier:
     def _frame(self, X, fitting: bool) -> pd.DataFrame:
         if hasattr(X, "toarray") or hasattr(X, "tocsr"):
             raise TypeError(f"Sparse data is not supported by {type(self).__name__}; pass a dense array")
+        names = _column_names(X)
         if isinstance(X, pd.DataFrame):
             frame = X.copy()
-            frame.columns = [str(c) for c in frame.columns]
+            frame.columns = names
+        elif names is not None:  # a polars DataFrame: each column by its name, nulls as NaN / None
+            frame = pd.DataFrame({name: np.asarray(X[column].to_numpy())
+                                  for name, column in zip(names, X.columns)})
         else:
             array = np.asarray(X)
             if array.ndim != 2:
@@ -165,8 +175,8 @@ class SLIMClassifier:
         self.model_ = train(data, config)
         self.classes_ = classes
         self.n_features_in_ = frame.shape[1] - 1
-        if isinstance(X, pd.DataFrame):
-            self.feature_names_in_ = np.array([str(c) for c in X.columns], dtype=object)
+        if _column_names(X) is not None:
+            self.feature_names_in_ = np.array(_column_names(X), dtype=object)
         self.intercept_ = self.model_.intercept
         self.coef_ = self._coefficients()
         return self
@@ -184,18 +194,58 @@ class SLIMClassifier:
         """The score of each row (intercept plus points); > 0 predicts ``classes_[1]``."""
         if not hasattr(self, "model_"):
             raise _not_fitted(self)
+        return np.array([np.nan if s is None else s for s in self._scores(X)], dtype=float)
+
+    def _scores(self, X) -> list:
+        """The runtime's score of each row of ``X`` (None where a row has none)."""
         frame = self._frame(X, fitting=False)
-        rows = frame.to_dict(orient="records")
-        out = np.array([runtime_score(self.model_, row) for row in rows], dtype=float)
-        return out
+        return [runtime_score(self.model_, row) for row in frame.to_dict(orient="records")]
 
     def predict(self, X) -> np.ndarray:
         """The predicted label of each row."""
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
 
+    def predict_proba(self, X) -> np.ndarray:
+        """Per row, the probabilities of ``classes_[0]`` and ``classes_[1]``: the risk the
+        model's score-to-risk map (``model_.probability``, the card's risk table or the
+        logistic map) gives at the row's score, as ``scorecard predict`` writes it; NaN for a
+        row without a score (a missing value the model has no rule for)."""
+        if not hasattr(self, "model_"):
+            raise _not_fitted(self)
+        if self.model_.probability is None:
+            raise AttributeError(f"this {type(self).__name__}'s model has no score-to-risk map "
+                                 "(model_.probability), so it gives no probabilities")
+        risks = [runtime_risk(self.model_, s) for s in self._scores(X)]
+        positive = np.array([np.nan if r is None else r for r in risks], dtype=float)
+        return np.column_stack([1.0 - positive, positive])
+
+    def explain(self, X, k: int = 3) -> pd.DataFrame:
+        """Each row's reason codes, as ``scorecard predict --explain K`` writes them: columns
+        ``reason_1..reason_k`` (the card's wording of the conditions that added the most points,
+        > 0, ties in card order) and ``points_1..points_k`` (what each added), None where a row
+        has fewer reasons or no score; the index of ``X`` when it is a pandas DataFrame."""
+        if not hasattr(self, "model_"):
+            raise _not_fitted(self)
+        k = check_k(k, "k")
+        frame = self._frame(X, fitting=False)
+        rows = []
+        for row in frame.to_dict(orient="records"):
+            texts, points = reason_cells(runtime_explain(self.model_, row, k), k)
+            rows.append(texts + points)
+        index = X.index if isinstance(X, pd.DataFrame) else None
+        return pd.DataFrame(rows, columns=list(reason_columns(k)), index=index, dtype=object)
+
     def score(self, X, y) -> float:
         """Accuracy on ``X``, ``y`` (scikit-learn's classifier default)."""
         return float(np.mean(self.predict(X) == np.asarray(y)))
+
+
+def _column_names(X) -> list[str] | None:
+    """The column names of a pandas or polars DataFrame (as text), None for an array. A polars
+    frame is recognised by its module, so polars need not be installed to fit on arrays."""
+    if isinstance(X, pd.DataFrame) or (type(X).__module__.split(".")[0] == "polars" and hasattr(X, "columns")):
+        return [str(c) for c in X.columns]
+    return None
 
 
 def _conversion_warning() -> type:

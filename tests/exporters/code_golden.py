@@ -42,6 +42,10 @@ def renderings() -> dict[str, str]:
         out[f"{name}.onnx.txt"] = onnx.printer.to_text(onnx_export.build(model)) + "\n"
         out[f"{name}.onnx-matrix.txt"] = onnx.printer.to_text(onnx_export.build(model, "matrix")) + "\n"
         out[f"{name}.pmml"] = pmml_export.render(model)
+    model = unmet_model()  # with reason codes (--explain 3): missing values, an unknown row, ties
+    for dialect in DIALECTS:
+        out[f"unmet.explain.{dialect}.sql"] = sql_export.render(model, dialect=dialect, explain=3)
+    out["unmet.explain.onnx.txt"] = onnx.printer.to_text(onnx_export.build(model, explain=3)) + "\n"
     return out
 
 

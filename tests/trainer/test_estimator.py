@@ -74,3 +74,44 @@ def test_sklearn_estimator_checks():
     results = check_estimator(est, on_fail=None, expected_failed_checks=EXPECTED_FAILURES)
     failed = [r["check_name"] for r in results if r["status"] == "failed"]
     assert failed == []
+
+
+def test_predict_proba_is_the_risk_the_model_file_gives_at_each_score():
+    from scorecard.runtime import risk
+
+    X, y = _xy()
+    clf = SLIMClassifier(c0=0.02, **FAST).fit(X, y)
+    proba = clf.predict_proba(X)
+    assert clf.model_.probability is not None and proba.shape == (len(X), 2)
+    rows = X.to_dict(orient="records")
+    np.testing.assert_array_equal(proba[:, 1], [risk(clf.model_, score(clf.model_, r)) for r in rows])
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+def test_explain_gives_each_rows_reason_codes_as_predict_explain_does():
+    from scorecard.runtime import explain
+
+    X, y = _xy()
+    clf = SLIMClassifier(c0=0.02, **FAST).fit(X, y)
+    reasons = clf.explain(X, k=2)
+    assert list(reasons.columns) == ["reason_1", "reason_2", "points_1", "points_2"]
+    assert list(reasons.index) == list(X.index)
+    for (_, got), row in zip(reasons.iterrows(), X.to_dict(orient="records")):
+        want = explain(clf.model_, row, 2)
+        assert list(got[["reason_1", "reason_2"]]) == [r.text for r in want] + [None] * (2 - len(want))
+        assert list(got[["points_1", "points_2"]]) == [r.points for r in want] + [None] * (2 - len(want))
+    assert reasons["reason_1"].notna().any()
+
+
+def test_a_polars_frame_keeps_its_column_names_as_a_pandas_frame_does():
+    pl = pytest.importorskip("polars")
+    X, y = _xy()
+    X = X.rename(columns={"f0": "glucose mg/dL", "f1": "age", "f2": "bmi"})
+    from_pandas = SLIMClassifier(c0=0.02, **FAST).fit(X, y)
+    frame = pl.from_dict({name: X[name].to_list() for name in X.columns})
+    from_polars = SLIMClassifier(c0=0.02, **FAST).fit(frame, y)
+    assert list(from_polars.feature_names_in_) == ["glucose mg/dL", "age", "bmi"]
+    assert from_polars.model_.terms == from_pandas.model_.terms
+    assert {t.input for t in from_polars.model_.terms} <= set(X.columns)
+    np.testing.assert_array_equal(from_polars.predict(frame), from_pandas.predict(X))
+    np.testing.assert_array_equal(from_polars.predict_proba(frame), from_pandas.predict_proba(X))

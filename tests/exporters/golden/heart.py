@@ -17,8 +17,13 @@ predict_columns(columns) -> list[int | None]
 score_rows(rows) -> list[int | float | None]
 predict_rows(rows) -> list[int | None]
     score(row) / predict(row) of each mapping in an iterable of rows, as a list.
-python THIS_FILE.py DATA.csv
-    Prints DATA with score and prediction columns; rows without a score get empty cells.
+explain(row, k) -> list[tuple[str, int | float]] | None
+    At most k reason codes: (the card's wording of a term, the points it added), for the
+    terms that added points > 0, the most first, equal points in the card's order; None when
+    the row has no score.
+python THIS_FILE.py DATA.csv [--explain K]
+    Prints DATA with score and prediction columns (and reason_1..reason_K,
+    points_1..points_K); rows without a score get empty cells.
 
 ``row`` maps the model's input names, exactly as in the data, to values. A value is missing
 when the key is absent or the value is None, a blank string or NaN. Numbers may be numbers
@@ -152,6 +157,73 @@ def predict(row):
     if total is None:
         return None
     return 1 if total > 0 else 0
+
+
+# How the card words each term, in term order: the text of a reason code.
+REASONS = (
+    'ExerciseSTDepression',
+    'NumVesselsByFlourosopy',
+    'HR ratio < 0.35',
+    'HR ratio >= 0.6',
+    'MaxExerciseHRTargetRatio',
+    'male',
+    'ExerciseAngina',
+)
+
+
+def _points(row):
+    """The points each term adds to the row, in term order (the terms score(row) adds);
+    None when the row has no score."""
+    try:
+        x0 = row['ExerciseSTDepression']
+        x1 = row['NumVesselsByFlourosopy']
+        x2 = row['MaxExerciseHRTargetRatio']
+        x3 = row['Male']
+        x4 = row['ExerciseAngina']
+    except KeyError:  # an absent input is a missing value
+        x0, x1, x2, x3, x4, = map(row.get, ('ExerciseSTDepression', 'NumVesselsByFlourosopy', 'MaxExerciseHRTargetRatio', 'Male', 'ExerciseAngina',))
+    if x0.__class__ is not int or x0 > 1073741823 or x0 < -1073741823:
+        x0 = _number('ExerciseSTDepression', x0, 1916425373349146)
+        if x0 is None:
+            return None
+    if x1.__class__ is not int or x1 > 1073741823 or x1 < -1073741823:
+        x1 = _number('NumVesselsByFlourosopy', x1, 1916425373349146)
+        if x1 is None:
+            return None
+    if x2.__class__ is not int or x2 > 1073741823 or x2 < -1073741823:
+        x2 = _number('MaxExerciseHRTargetRatio', x2, 1916425373349146)
+        if x2 is None:
+            return None
+    if x3.__class__ is not int:
+        x3 = _number('Male', x3, None)
+        if x3 is None:
+            return None
+    if x4.__class__ is not int or x4 > 1073741823 or x4 < -1073741823:
+        x4 = _number('ExerciseAngina', x4, 1916425373349146)
+        if x4 is None:
+            return None
+
+    return [
+        0.7 * x0,  # 0.7 x ST depression
+        1.3 * x1,  # 1.3 x vessels
+        (0.1 if x2 < 0.35 else 0),  # HR ratio < 0.35
+        (-0.2 if x2 >= 0.6 else 0),  # HR ratio >= 0.6
+        -1.7 * x2,  # -1.7 x HR ratio
+        (0.3 if x3 == 1 else 0),  # male
+        x4,  # exercise angina
+    ]
+
+
+def explain(row, k):
+    """At most ``k`` reason codes for the row: [(text, points), ...], the terms that added
+    points > 0, the most first, equal points in term order; None when the row has no score."""
+    if k.__class__ is not int or k < 1:
+        raise ValueError(f"k: the number of reasons must be a whole number of at least 1, got {k!r}")
+    points = _points(row)
+    if points is None:
+        return None
+    order = sorted((i for i, p in enumerate(points) if p > 0), key=lambda i: -points[i])[:k]
+    return [(REASONS[i], points[i]) for i in order]
 
 
 def _ints(values, limit):
@@ -333,9 +405,11 @@ def _format(value):
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def score_csv(infile, outfile, source):
-    """Copy CSV rows from ``infile`` to ``outfile`` with score and prediction; returns
-    (rows, unscored)."""
+def score_csv(infile, outfile, source, k=0):
+    """Copy CSV rows from ``infile`` to ``outfile`` with score and prediction (and with
+    ``k`` > 0 the reason codes reason_1..reason_k, points_1..points_k of explain(row, k));
+    returns (rows, unscored)."""
+    added = ADDED + tuple(f"reason_{j}" for j in range(1, k + 1)) + tuple(f"points_{j}" for j in range(1, k + 1))
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # a cell of any size, as the runtime reads it
     reader = csv.reader(infile)
     try:
@@ -347,40 +421,55 @@ def score_csv(infile, outfile, source):
         if name in seen:
             raise RowError(f"{source}: column {name!r} appears twice in the header")
         seen.add(name)
-    for name in ADDED:
+    for name in added:
         if name in seen:
             raise RowError(f"{source}: the data already has a column {name!r}; rename it before scoring")
     for name in USED:
         if name not in seen:
             raise RowError(f"{source}: the model needs column {name!r}, which the data lacks")
     writer = csv.writer(outfile, lineterminator="\n")
-    writer.writerow(header + list(ADDED))
+    writer.writerow(header + list(added))
     rows = unscored = 0
     for line_no, cells in enumerate(reader, start=2):
         if not cells:
             continue
         if len(cells) != len(header):
             raise RowError(f"{source}: line {line_no} has {len(cells)} cells, the header has {len(header)}")
+        row = dict(zip(header, cells))
         try:
-            value = score(dict(zip(header, cells)))
+            value = score(row)
+            reasons = (explain(row, k) or []) if k and value is not None else []
         except RowError as exc:
             raise RowError(f"{source}: line {line_no}: {exc}") from None
         rows += 1
         unscored += value is None
-        writer.writerow(cells + [_format(value), _format(None if value is None else 1 if value > 0 else 0)])
+        out = [_format(value), _format(None if value is None else 1 if value > 0 else 0)]
+        if k:
+            blanks = [""] * (k - len(reasons))
+            out += [text for text, _ in reasons] + blanks + [_format(points) for _, points in reasons] + blanks
+        writer.writerow(cells + out)
     return rows, unscored
 
 
 def main(argv):
-    """Score the CSV file named in ``argv``; exit status 0, or 2 on bad input."""
+    """Score the CSV file named in ``argv`` (``DATA.csv [--explain K]``); exit status 0, or 2
+    on bad input."""
+    k = 0
+    if len(argv) == 3 and argv[1] == "--explain":
+        if not (argv[2].isascii() and argv[2].isdigit()) or int(argv[2]) < 1:
+            print(f"error: --explain: the number of reasons must be a whole number of at least 1, got {argv[2]!r}",
+                  file=sys.stderr)
+            return 2
+        k = int(argv[2])
+        argv = argv[:1]
     if len(argv) != 1 or argv[0] in ("-h", "--help"):
-        print(f"usage: python {sys.argv[0]} DATA.csv", file=sys.stderr)
+        print(f"usage: python {sys.argv[0]} DATA.csv [--explain K]", file=sys.stderr)
         return 0 if argv and argv[0] in ("-h", "--help") else 2
     path = argv[0]
     try:
         # as scorecard reads a CSV file: a byte order mark is not part of the first column's name
         with open(path, newline="", encoding='utf-8-sig') as fh:
-            rows, unscored = score_csv(fh, sys.stdout, path)
+            rows, unscored = score_csv(fh, sys.stdout, path, k)
     except FileNotFoundError:
         print(f"error: {path}: no such file", file=sys.stderr)
         return 2

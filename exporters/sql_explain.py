@@ -1,0 +1,90 @@
+"""Reason codes in the ``sql`` export (``--explain K``): the columns ``reason_1..reason_K`` and
+``points_1..points_K`` of runtime/explain.py, computed by the query itself.
+
+Each row's terms are unpivoted into a small table of ``(i, r, c)``: the term's index, its
+wording on the card (runtime/explain.py ``reason_text``, a string literal) and the points it
+adds to this row (the very expression the score adds, exporters/sql.py ``term_points``). The
+terms with ``c > 0`` are numbered by ``ROW_NUMBER() OVER (ORDER BY c DESC, i)``: the most
+points first, equal points in term order, as the runtime ranks them; the k-th reason is the
+one numbered k, NULL when fewer terms added points, and every reason is NULL when the row has
+no score. Window functions are SQL:2003.
+
+- ``duckdb``, ``postgres`` (``LATERAL``): one ``CROSS JOIN LATERAL`` subquery per row holds
+  all 2K columns (each a ``MAX`` over the numbered terms: one sort of the row's terms for
+  every reason), reading the row's score from the score's own subquery (``s."score" IS NOT
+  NULL``); the terms are a ``VALUES`` list, named ``AS t("i", "r", "c")``.
+- ``sqlite``, ``ansi`` (no ``LATERAL``): each of the 2K columns is a scalar subquery over the
+  row's terms, NULL where the row has no score: exactly where an input the row cannot be
+  scored without (``model.needs_value``) is missing, a test of those columns (sql.py
+  ``unscorable``), never the whole sum again. SQLite picks the k-th with ``ORDER BY c DESC, i
+  LIMIT 1 OFFSET k - 1`` (several times faster there than a window) from ``VALUES`` (columns
+  ``column1..column3``; a ``VALUES`` list has no limit on rows); ANSI, which has no ``LIMIT``,
+  numbers them with ``ROW_NUMBER()`` over ``SELECT ... UNION ALL SELECT ...``, which SQLite
+  caps at 500 terms: ``ansi`` refuses ``--explain`` for a longer model.
+"""
+from __future__ import annotations
+
+from scorecard.runtime import Model
+from scorecard.runtime.explain import check_k, reason_columns, reason_texts
+
+from .registry import ExportError
+from .sql_dialects import Dialect
+
+#: SQLite's default SQLITE_MAX_COMPOUND_SELECT: the most ``UNION ALL`` branches it parses.
+MAX_UNION = 500
+
+
+def _terms(model: Model, d: Dialect, points: list[str]) -> str:
+    """The row's terms as a derived table ``t`` with columns ``"i"``, ``"r"``, ``"c"``."""
+    texts = reason_texts(model)
+    rows = [(str(k + 1), d.string(text), sql) for k, (text, sql) in enumerate(zip(texts, points))]
+    if d.name == "ansi":
+        if len(rows) > MAX_UNION:
+            raise ExportError(f"the model has {len(rows)} terms; an ansi query with --explain lists them in a "
+                              f"UNION ALL, which SQLite caps at {MAX_UNION}: use the sqlite, duckdb or postgres dialect")
+        first, rest = rows[0], rows[1:]
+        union = f'SELECT {first[0]} AS "i", {first[1]} AS "r", {first[2]} AS "c"'
+        union += "".join(f"\n            UNION ALL SELECT {i}, {r}, {c}" for i, r, c in rest)
+        return f"({union}) AS t"
+    values = ",\n            ".join(f"({i}, {r}, {c})" for i, r, c in rows)
+    if d.lateral:
+        return f'(VALUES {values}) AS t("i", "r", "c")'
+    return f'(SELECT column1 AS "i", column2 AS "r", column3 AS "c" FROM (VALUES {values})) AS t'
+
+
+def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str | None,
+               unscorable: str | None) -> tuple[list[tuple[str, str]], list[str]]:
+    """The reason columns as (SQL, name) pairs and the joins they need.
+
+    ``points``: each term's points for the row (term order); ``score``: the row's score as a
+    column of an earlier ``LATERAL`` subquery (dialects with ``lateral``); ``unscorable``: the
+    condition under which the row has no score (the others; None when every row has one)."""
+    k = check_k(k)
+    names = reason_columns(k)
+    for name in names:
+        if any(inp.name == name for inp in model.inputs):
+            raise ExportError(f"input {name!r} clashes with the column --explain adds; rename it")
+    if not points:  # no terms: no reasons
+        return [(f"NULL AS {d.ident(name)}", name) for name in names], []
+    terms = _terms(model, d, points)
+    if d.lateral:
+        picks = [f'MAX(CASE WHEN u."rn" = {j % k + 1} THEN u."{"r" if j < k else "c"}" END) AS {d.ident(name)}'
+                 for j, name in enumerate(names)]
+        join = ("CROSS JOIN LATERAL (SELECT " + ",\n    ".join(picks) +
+                f'\n    FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") AS "rn"'
+                f"\n        FROM {terms}"
+                f'\n        WHERE {score} IS NOT NULL AND t."c" > 0) AS u) AS e')
+        return [(f"e.{d.ident(name)}", name) for name in names], [join]
+    columns = []
+    for j, name in enumerate(names):
+        col, rank = ("r", j + 1) if j < k else ("c", j + 1 - k)
+        if d.name == "sqlite":
+            pick = (f'(SELECT t."{col}" FROM {terms}\n    WHERE t."c" > 0 ORDER BY t."c" DESC, t."i" '
+                    f"LIMIT 1 OFFSET {rank - 1})")
+        else:
+            pick = (f'(SELECT u."{col}" FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") '
+                    f'AS "rn"\n        FROM {terms}\n        WHERE t."c" > 0) AS u WHERE u."rn" = {rank})')
+        if unscorable is not None:
+            pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
+        columns.append((f"{pick} AS {d.ident(name)}", name))
+    return columns, []

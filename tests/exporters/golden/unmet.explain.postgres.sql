@@ -1,0 +1,42 @@
+-- scorecard linear model for poisonous (positive: 1)
+-- dialect: postgres; reads table input; returns its columns plus score, prediction, reason_1, reason_2, reason_3, points_1, points_2 and points_3
+-- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0
+-- missing values: a missing value meets no condition on its input (0 points) except its 'unknown' one
+-- numeric inputs must be numeric columns (cast numbers stored as text first)
+-- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
+-- reason_1..reason_3, points_1..points_3: the terms that added points > 0 to the row (their card wording, their points), the most first, equal points in term order; NULL where fewer terms added points or the row has no score
+SELECT i.*,
+    s."score" AS "score",
+    CASE WHEN s."score" > 0 THEN 1 WHEN s."score" <= 0 THEN 0 END AS "prediction",  -- NULL when the score is NULL
+    e."reason_1",
+    e."reason_2",
+    e."reason_3",
+    e."points_1",
+    e."points_2",
+    e."points_3"
+FROM "input" AS i
+CROSS JOIN LATERAL (SELECT (  -- no input makes the score NULL: a missing value adds 0 or its 'unknown' points
+        -1
+        + CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END  -- odor is bad
+        + CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END  -- odor = none
+        + CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END  -- spore print green
+        + CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END  -- stalk root club or rooted
+        + CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END  -- gill size narrow
+        + CASE WHEN i."stalk_root" IS NULL OR BTRIM(i."stalk_root", convert_from(decode('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080', 'hex'), 'UTF8')) = '' THEN 3 ELSE 0 END  -- stalk root unknown
+        + CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END  -- stalk root bulbous
+    ) AS "score") AS s
+CROSS JOIN LATERAL (SELECT MAX(CASE WHEN u."rn" = 1 THEN u."r" END) AS "reason_1",
+    MAX(CASE WHEN u."rn" = 2 THEN u."r" END) AS "reason_2",
+    MAX(CASE WHEN u."rn" = 3 THEN u."r" END) AS "reason_3",
+    MAX(CASE WHEN u."rn" = 1 THEN u."c" END) AS "points_1",
+    MAX(CASE WHEN u."rn" = 2 THEN u."c" END) AS "points_2",
+    MAX(CASE WHEN u."rn" = 3 THEN u."c" END) AS "points_3"
+    FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") AS "rn"
+        FROM (VALUES (1, 'odor is bad', CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END),
+            (2, 'odor = none', CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END),
+            (3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END),
+            (4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END),
+            (5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END),
+            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR BTRIM(i."stalk_root", convert_from(decode('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080', 'hex'), 'UTF8')) = '' THEN 3 ELSE 0 END),
+            (7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END)) AS t("i", "r", "c")
+        WHERE s."score" IS NOT NULL AND t."c" > 0) AS u) AS e;
