@@ -82,7 +82,7 @@ def density(c: Card) -> str:
 def render_html(model: Model) -> str:
     """The scorecard page of ``model``."""
     c = card(model)
-    data = {"intercept": model.intercept, "rows": [_row_data(model, row) for row in c.rows]}
+    data = {"threshold": model.threshold, "rows": [_row_data(model, row) for row in c.rows]}
     return _env().get_template("scorecard.html.j2").render(
         card=c, model=model, symbols=SYMBOLS, density=density(c), threshold=number_text(c.threshold),
         data=script_json(data))

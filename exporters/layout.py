@@ -5,8 +5,9 @@ the same :class:`Card`, so a clinician sees the same numbered rows, points and t
 whichever file they hold. Formats only choose symbols and escaping; what the rows *say*
 is decided here:
 
-- Title: ``PREDICT <outcome> IF SCORE > T`` with ``T = -intercept`` (points, without the
-  intercept, are what a reader adds up); an M-of-N table reads ``PREDICT <outcome> IF AT
+- Title: ``PREDICT <target> = <positive value> IF SCORE > T`` with ``T = model.threshold``
+  (``-intercept``), stated once: SCORE is the points total a reader adds up, the ``score`` of
+  ``scorecard predict`` and of every export (``score_note`` says so); an M-of-N table reads ``PREDICT <outcome> IF AT
   LEAST M OF THE FOLLOWING N RULES ARE TRUE``.
 - Rows keep the order of ``model.terms``: it is the order the model adds in (so every export
   numbers the rows alike) and the order the trainer or author chose.
@@ -23,15 +24,15 @@ is decided here:
 - A ``linear`` term on a numeric input reads ``<input> × points``: the exact name of what
   to measure (not the label, which often already holds the multiplier), times the points.
   On a binary input it is a plain row worth its points when the input is 1.
-- ``probability`` (runtime/risk.py) is shown as card score (points, without the intercept)
-  -> risk. A risk table, ``{"method": "table", "table": [{"score": s, "risk": r}, ...]}``
-  where ``s`` is the model's score (intercept included, as ``scorecard predict`` writes it),
+- ``probability`` (runtime/risk.py) is shown as card score (the points total, the ``score``
+  of ``scorecard predict`` and of every export) -> risk, never as 0 % or 100 % (``< 0.1%``,
+  ``> 99.9%``). A risk table, ``{"method": "table", "table": [{"score": s, "risk": r}, ...]}``,
   is a step function (a score reads the row at or below it). When its card scores are
   integers spanning at most ``MAX_RISKS`` totals it is shown at every total, as the paper's
   risk scorecards do; otherwise step by step, each column labelled with where it starts
   (``< s`` for the first, which also holds everything below, ``≥ s`` for the others; ``any``
-  for a table of one row). The logistic map, ``{"method": "logistic", "scale": s}``, is shown
-  as its formula in card points (``risk = 1 / (1 + exp(-(SCORE - 19)))``) and, when the
+  for a table of one row). The logistic map, ``{"method": "logistic", "scale": s, "center":
+  c}``, is shown as its formula in card points (``risk = 1 / (1 + exp(-(SCORE - 19)))``) and, when the
   points are integers and every input takes finitely many card totals (no ``×`` row on a
   numeric input), as the risk at each total the card can reach (at most ``MAX_RISKS`` of
   them, evenly picked from the smallest to the largest when there are more).
@@ -47,7 +48,7 @@ from dataclasses import dataclass
 from scorecard.runtime import Model, Term, Training, risk
 from scorecard.runtime.model import Number
 from scorecard.runtime.names import visible  # noqa: F401  (the formats print names through it)
-from scorecard.runtime.score import contribution
+from scorecard.runtime.score import contribution, reachable_scores
 
 from .registry import ExportError
 
@@ -56,8 +57,6 @@ MAX_RISKS = 40
 #: Give up enumerating the card totals a logistic model can reach beyond this many.
 MAX_TOTALS = 10_000
 
-#: Positive-class values that need no "= value" after the target name in the title.
-_IMPLICIT_POSITIVE = {"1", "true", "yes", "y"}
 
 
 def number_text(value: Number) -> str:
@@ -102,6 +101,16 @@ class Row:
         return f"{n} point" if n in ("1", "-1") else f"{n} points"
 
 
+def percent_text(risk: float) -> str:
+    """A risk as a card prints it: ``12.5%``, never ``0.0%`` or ``100.0%`` (``< 0.1%``, ``> 99.9%``)."""
+    text = f"{risk * 100:.1f}"
+    if text in ("0.0", "-0.0"):
+        return "< 0.1%"
+    if text == "100.0":
+        return "> 99.9%"
+    return text + "%"
+
+
 @dataclass(frozen=True)
 class Risk:
     """One column of the risk table: a card score (points total) and its risk in [0, 1]."""
@@ -117,8 +126,9 @@ class Risk:
 
     @property
     def risk_text(self) -> str:
-        """The risk as a percentage with one decimal, e.g. ``12.5%``."""
-        return f"{self.risk * 100:.1f}%"
+        """The risk as a percentage with one decimal, e.g. ``12.5%``; ``< 0.1%`` / ``> 99.9%``
+        where it would round to 0 % or 100 % (no card claims certainty)."""
+        return percent_text(self.risk)
 
 
 @dataclass(frozen=True)
@@ -156,6 +166,12 @@ class Card:
         return f"PREDICT {self.outcome} IF SCORE > {number_text(self.threshold)}"
 
     @property
+    def score_note(self) -> str:
+        """What SCORE is, said once: the number in the ``score`` column everywhere."""
+        total = "the number of true rules" if self.is_rules else "the points total"
+        return f"SCORE is {total}, the score column of `scorecard predict` and of every export."
+
+    @property
     def total_label(self) -> str:
         """The caption of the last row, where the reader writes the total."""
         k = len(self.rows)
@@ -164,6 +180,16 @@ class Card:
         if k == 0:
             return "NO ROWS: THE SCORE IS ALWAYS 0"
         return "ADD POINTS FROM ROW 1" if k == 1 else f"ADD POINTS FROM ROWS 1-{k}"
+
+    def risk_at(self, total: Number | None) -> float | None:
+        """The risk the card prints for a total: its column, or in a table of steps the last
+        column at or below it (the first below them all); None when no column stands for it."""
+        if total is None or not self.risks:
+            return None
+        if not self.risk_steps:
+            return next((r.risk for r in self.risks if r.score == total), None)
+        at_or_below = [r for r in self.risks if r.score <= total]
+        return (at_or_below[-1] if at_or_below else self.risks[0]).risk
 
     def risk_lines(self, most: int = 10) -> list[tuple[Risk, ...]]:
         """The risk table cut into lines of at most ``most`` columns, as even as possible."""
@@ -188,12 +214,26 @@ class Card:
         return f"If a value is unknown, use the value the model was trained with ({uses})."
 
 
+def card_total(c: Card, values: dict[str, object] | None) -> Number | None:
+    """The total a person adds up on card ``c`` for a row's values (``runtime.score.
+    read_inputs``; None: no score): each row's points where its condition holds, a ``×``
+    row's points times the value, from the top. Integer points only merge into one row, so
+    this is the runtime's score whenever the card and the runtime mean the same SCORE."""
+    if values is None:
+        return None
+    total: Number = 0
+    for row in c.rows:
+        parts = [contribution(t, values[t.input]) for t in row.terms]  # type: ignore[arg-type]
+        total = total + (parts[0] if row.multiply else row.points if any(parts) else 0)
+    return total
+
+
 def outcome_text(model: Model) -> str:
-    """What a positive prediction means: the target name, plus ``= value`` unless 1/true/yes."""
-    name, positive = model.target.name, model.target.positive
-    implicit = (positive is True or (isinstance(positive, (int, float)) and positive == 1)
-                or (isinstance(positive, str) and positive.strip().lower() in _IMPLICIT_POSITIVE))
-    return name if implicit else f"{name} = {positive}"
+    """What a positive prediction means, always naming the value predicted: ``survived = yes``."""
+    positive = model.target.positive
+    value = ("true" if positive else "false") if isinstance(positive, bool) else \
+        positive if isinstance(positive, str) else number_text(positive)
+    return f"{model.target.name} = {value}"
 
 
 def _single(model: Model, term: Term) -> tuple[str, str, str, bool]:
@@ -257,55 +297,12 @@ def _row(model: Model, number: int, group: list[Term]) -> Row:
                points=first.points, multiply=multiply, terms=tuple(group))
 
 
-def _input_totals(model: Model, name: str) -> set[Number] | None:
-    """The points the terms on input ``name`` can add up to together, over every value the
-    input can take; None when unbounded (a ``linear`` term on a numeric input)."""
-    terms = [t for t in model.terms if t.input == name]
-    tests = [t for t in terms if t.op != "missing"]
-    kind = model.input(name).type
-    # None: the value unknown, which the "unmet" policy scores (a linear term's input excepted)
-    unknown: list = [None] if model.unmet and not any(t.op == "linear" for t in terms) else []
-    if kind == "binary":
-        values: list = [0, 1]
-    elif kind == "categorical":
-        named = {c for t in tests for c in (t.value if t.op == "in" else (t.value,))}  # type: ignore[union-attr]
-        other = "\x00other"
-        while other in named:
-            other += "\x00"
-        values = sorted(named) + [other]
-    elif any(t.op == "linear" for t in terms):
-        return None
-    elif not tests:  # only "unknown" rows: any known value is as good as another
-        values = [0]
-    else:  # thresholds and equalities: each cut, each gap between cuts, and beyond both ends
-        cuts = sorted({t.value for t in tests})  # type: ignore[type-var]
-        values = cuts + [(a + b) / 2 for a, b in zip(cuts, cuts[1:])] + [cuts[0] - 1, cuts[-1] + 1]
-    return {sum(contribution(t, x) for t in terms) for x in values + unknown}
-
-
-def _reachable_points(model: Model) -> list[int] | None:
-    """Every card total (points without the intercept) some row can reach, sorted; None when
-    the points are not all integers, an input is unbounded or there are too many totals."""
-    if not all(isinstance(t.points, int) for t in model.terms):
-        return None
-    totals = {0}
-    for inp in model.used_inputs:
-        adds = _input_totals(model, inp.name)
-        if adds is None:
-            return None
-        totals = {a + b for a in totals for b in adds}
-        if len(totals) > MAX_TOTALS:
-            return None
-    return sorted(totals)
-
-
-def _logistic_formula(model: Model, scale: Number) -> str:
+def _logistic_formula(scale: Number, center: Number) -> str:
     """``risk = 1 / (1 + exp(-(SCORE - 19)))``: the logistic map in card points."""
-    intercept = model.intercept
-    if intercept == 0:
+    if center == 0:
         z = "SCORE"
     else:
-        z = f"(SCORE {'-' if intercept < 0 else '+'} {number_text(abs(intercept))})"
+        z = f"(SCORE {'+' if center < 0 else '-'} {number_text(abs(center))})"
     if scale != 1:
         z = f"{number_text(scale)} \u00d7 {z}"
     elif z.startswith("("):
@@ -314,13 +311,13 @@ def _logistic_formula(model: Model, scale: Number) -> str:
 
 
 def _logistic_risks(model: Model) -> tuple[Risk, ...]:
-    totals = _reachable_points(model)
+    totals = reachable_scores(model, MAX_TOTALS)
     if not totals:
         return ()
     if len(totals) > MAX_RISKS:
         picks = sorted({round(k * (len(totals) - 1) / (MAX_RISKS - 1)) for k in range(MAX_RISKS)})
         totals = [totals[k] for k in picks]
-    return tuple(Risk(score=points, risk=risk(model, model.intercept + points)) for points in totals)  # type: ignore[arg-type]
+    return tuple(Risk(score=points, risk=risk(model, points)) for points in totals)  # type: ignore[arg-type]
 
 
 def _risks(model: Model) -> tuple[Risk, ...]:
@@ -341,12 +338,11 @@ def _risks(model: Model) -> tuple[Risk, ...]:
             and math.isfinite(entry[key]) for key in ("score", "risk"))
         if not ok or not 0 <= entry["risk"] <= 1:
             raise ExportError(f"probability.table[{k}]: must be {{\"score\": number, \"risk\": number in [0, 1]}}")
-        risks.append(Risk(score=entry["score"] - model.intercept, risk=float(entry["risk"])))
+        risks.append(Risk(score=entry["score"], risk=float(entry["risk"])))
     risks.sort(key=lambda r: r.score)
     if _every_total(risks):
         first, last = int(risks[0].score), int(risks[-1].score)
-        return tuple(Risk(score=points, risk=risk(model, model.intercept + points))
-                     for points in range(first, last + 1))
+        return tuple(Risk(score=points, risk=risk(model, points)) for points in range(first, last + 1))
     if len(risks) == 1:
         return (Risk(score=risks[0].score, risk=risks[0].risk, label="any"),)
     starts = [f"< {_short(risks[1].score)}"] + [f"\u2265 {_short(r.score)}" for r in risks[1:]]
@@ -429,4 +425,4 @@ def risk_formula(model: Model) -> str:
     probability = model.probability
     if not probability or probability.get("method") != "logistic":
         return ""
-    return _logistic_formula(model, probability["scale"])
+    return _logistic_formula(probability["scale"], probability.get("center", 0))

@@ -5,14 +5,14 @@ Graph inputs are the model's inputs, one each, named exactly as the input: shape
 every integer and every float score the same IEEE value Python computes; float32 would
 round them), ``string`` for categorical inputs. Outputs, both ``double [N]``:
 
-- ``score``: intercept plus each term, added left to right in the model's order (so it is
-  bit-for-bit the runtime's score); NaN when the row cannot be scored;
-- ``prediction``: 1.0 when the score is > 0, else 0.0, and NaN when the row cannot be
+- ``score``: the card's points total, each term added to 0 left to right in the model's
+  order (so it is bit-for-bit the runtime's score); NaN when the row cannot be scored;
+- ``prediction``: 1.0 when the score is > the model's threshold, else 0.0, and NaN when the row cannot be
   scored. ONNX has no integer null, and any integer stand-in (0 or -1) would read as a
   negative; NaN cannot be mistaken for a class;
 - ``probability`` (only when the model has a score-to-risk map, ``model.probability``; see
   runtime/risk.py): the risk at the score, NaN when the row cannot be scored. The logistic
-  map is the runtime's two-branch formula on ``z = scale * score``: ``e = Exp(-|z|)``, then
+  map is the runtime's two-branch formula on ``z = scale * (score - center)``: ``e = Exp(-|z|)``, then
   ``1 / (1 + e)`` where ``z >= 0`` and ``e / (1 + e)`` elsewhere (no overflow; onnxruntime's
   ``Exp`` kernel may differ from C's ``exp`` in the last bits, so ``scorecard verify``
   compares it within 1e-12). A risk table is a binary search in ``log2(rows)`` steps of
@@ -35,10 +35,11 @@ Speed. onnxruntime runs one kernel per node, each a pass over the batch, so the 
 number of passes over double [N] tensors and the speed of each kernel: a condition's points
 are ``Cast(condition) * points`` (two fast element-wise kernels; ``Where`` goes through a slow
 broadcasting kernel, with scalar or tensor branches), points of 1 and -1 need no ``Mul`` (the
-value itself is added or subtracted), a nonzero intercept enters the first ``Add`` (no
-``ConstantOfShape`` pass) and the last node writes ``score`` itself (no ``Identity`` copy). The
+value itself is added or subtracted), the sum starts from a ``ConstantOfShape`` 0 (onnxruntime
+drops an ``Add`` of a constant 0, and 0.0 + -0.0 must still give 0.0) and the last node writes
+``score`` itself (no ``Identity`` copy). The
 NaN of an unscorable row is ``total * (p / p)`` with ``p = Cast(Not(missing))`` (times 1.0, or
-0/0), and ``prediction`` is ``Cast(score > 0) / Cast(score == score)`` (0/0 for NaN): fast
+0/0), and ``prediction`` is ``Cast(score > threshold) / Cast(score == score)`` (0/0 for NaN): fast
 kernels again where ``Where`` would be one slow pass each. The terms are still added one node
 at a time in the model's order: a variadic ``Sum`` still makes one pass per input and measured
 slower than the chain of ``Add``; a single MatMul over the stacked inputs (what skl2onnx
@@ -134,7 +135,7 @@ def _value(g: Graph, inp: Input, value: object) -> str:
     return g.double(coerce(inp, value))  # type: ignore[arg-type]
 
 
-def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool,
+def _term(g: Graph, term: Term, inp: Input, x: str,
           unknown: Callable[[], str] | None = None) -> tuple[str, str]:
     """How the term joins the running total: ``("Add", the points it adds)``, a double [N]
     tensor, or ``("Sub", ...)`` for points of -1. Points of 1 and -1 need no ``Mul``:
@@ -162,19 +163,17 @@ def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool,
         values = term.value if term.op == "in" else (term.value,)
         if any(str(v).strip() == "" for v in values):  # type: ignore[union-attr]
             condition = g.op("And", g.op("Not", unknown()), condition)
-    if exact_where:
-        return "Add", g.op("Where", condition, g.double(term.points), g.double(0))
     # The runtime adds an int 0 when the condition fails; Cast * points adds 0.0 or -0.0 (for
     # negative points): the same sum unless the running total is -0.0, and adding never makes
-    # -0.0 except from -0.0 + -0.0, so only an intercept of -0.0 needs Where.
+    # -0.0 except from -0.0 + -0.0, so a sum starting from 0.0 never is.
     hit = g.op("Cast", condition, to=TensorProto.DOUBLE)
     return (join, hit) if unit else ("Add", g.op("Mul", hit, g.double(term.points)))
 
 
-def _logistic(g: Graph, total: str, scale: int | float) -> str:
+def _logistic(g: Graph, total: str, scale: int | float, center: int | float) -> str:
     """runtime/risk.py's logistic risk of ``total``: NaN for NaN (``Where`` picks e / (1 + e),
     NaN / NaN)."""
-    z = g.op("Mul", total, g.double(float(scale)))
+    z = g.op("Mul", g.double(float(scale)), g.op("Sub", total, g.double(center)))
     e = g.op("Exp", g.op("Neg", g.op("Abs", z)))
     one = g.double(1.0)
     below = g.op("Add", one, e)
@@ -246,16 +245,13 @@ def build(model: Model) -> "onnx.ModelProto":
         unscorable = missing[0]
         for mask in missing[1:]:
             unscorable = g.op("Or", unscorable, mask)
-    exact_where = model.intercept == 0 and math.copysign(1.0, model.intercept) < 0
-    parts = [_term(g, term, model.input(term.input), x[term.input], exact_where,
+    parts = [_term(g, term, model.input(term.input), x[term.input],
                    mask(model.input(term.input)) if model.unmet else None) for term in model.terms]
-    # intercept + part0 + part1 + ..., left to right; the last node writes "score". A nonzero
-    # intercept is a constant in the first Add; a zero one is a ConstantOfShape tensor, since
-    # onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0 must still give 0.0).
-    total = g.double(model.intercept)
-    if model.intercept == 0 or not parts:
-        total = g.op("ConstantOfShape", g.op("Shape", model.inputs[0].name), value=helper.make_tensor(
-            "intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]), out=None if parts else "score")
+    # 0 + part0 + part1 + ..., left to right; the last node writes "score". The 0 is a
+    # ConstantOfShape tensor, since onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0
+    # must still give 0.0).
+    total = g.op("ConstantOfShape", g.op("Shape", model.inputs[0].name), value=helper.make_tensor(
+        "zero", TensorProto.DOUBLE, [1], [0.0]), out=None if parts else "score")
     for k, (join, part) in enumerate(parts):
         last = k == len(parts) - 1 and unscorable is None
         total = g.op(join, total, part, out="score" if last else None)
@@ -265,11 +261,11 @@ def build(model: Model) -> "onnx.ModelProto":
         present = g.op("Cast", g.op("Not", unscorable), to=TensorProto.DOUBLE)
         total = g.op("Mul", total, g.op("Div", present, present), out="score")
     # 1.0 or 0.0 over 1.0, and 0/0 where the score is NaN (NaN equals nothing, not itself)
-    g.op("Div", g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE),
+    g.op("Div", g.op("Cast", g.op("Greater", total, g.double(model.threshold)), to=TensorProto.DOUBLE),
          g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out="prediction")
     if model.probability is not None:
         if model.probability["method"] == "logistic":
-            _logistic(g, total, model.probability["scale"])
+            _logistic(g, total, model.probability["scale"], model.probability.get("center", 0))
         else:
             _table(g, total, model.probability["table"])
     inputs = [helper.make_tensor_value_info(
@@ -277,8 +273,9 @@ def build(model: Model) -> "onnx.ModelProto":
         for inp in model.inputs]
     outputs = [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in outputs_named]
     graph = helper.make_graph(g.nodes, "scorecard", inputs, outputs, g.constants,
-                              doc_string="score = intercept + points of the terms that apply; "
-                                         "prediction = 1 when score > 0; NaN when a row cannot be scored")
+                              doc_string="score = the points of the terms that apply (the card's points total); "
+                                         f"prediction = 1 when score > {model.threshold!r}; NaN when a row cannot "
+                                         "be scored")
     proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR_VERSION,
                               producer_name="scorecard", doc_string=f"{model.kind} scoring system")
     helper.set_model_props(proto, {

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from scorecard.runtime import Model, Training
 
-from .layout import Card, card, number_text, result_text, visible
+from .layout import Card, card, result_text, visible
 from .registry import Exporter, register
 
 BLANK = "......"
@@ -113,10 +113,7 @@ def render_text(model: Model, defaults: Mapping[str, Any] | None = None) -> str:
     notes = []
     if c.missing_note:
         notes.append(visible(c.missing_note))
-    total = "rules true" if c.is_rules else "points total"
-    sign = "-" if model.intercept < 0 else "+"
-    notes.append(f"Model score = {total} {sign} {number_text(abs(model.intercept))} (the score column of "
-                 f"`scorecard predict`); it predicts {visible(c.outcome)} when > 0.")
+    notes.append(c.score_note)
     blocks.append(notes)
     if c.risks or c.risk_formula:
         blocks.append(_risk_lines(c))

@@ -27,14 +27,15 @@ import tempfile
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
-from scorecard.runtime import Input, Model, RowError, predict, score
+from scorecard.runtime import Input, Model, RowError, decide, predict, score
 from scorecard.runtime.risk import risk_function
-from scorecard.runtime.score import coerce, int_limit, is_missing
+from scorecard.runtime.score import coerce, int_limit, is_missing, read_inputs
 from scorecard.runtime.table import added_columns, csv_records, open_csv
 
 from . import onnx as onnx_export
 from . import python as python_export
 from . import sql as sql_export
+from .layout import card, card_total
 from .registry import ExportError
 from .sql_dialects import dialect
 
@@ -364,8 +365,7 @@ def cases_for(model: Model, rows: Iterable[Mapping[str, object]] | None = None) 
             value = score(model, row)
         except RowError as exc:
             raise RowError(f"data row {k + 1}: {exc}") from None
-        cases.append(Case(f"data row {k + 1}", row, value, None if value is None else 1 if value > 0 else 0,
-                          risk(value)))
+        cases.append(Case(f"data row {k + 1}", row, value, decide(value, model.threshold), risk(value)))
     return cases
 
 
@@ -376,10 +376,29 @@ def check_golden(model: Model, cases: list[Case]) -> FormatCheck:
     return _compare("model", "golden rows", golden, results)
 
 
+def check_card(model: Model, cases: list[Case]) -> FormatCheck:
+    """SCORE on the printed card (HTML, LaTeX, text: one layout) against the runtime's score:
+    the total a person adds up on each golden row, the verdict beside the card's one
+    threshold, and the risk the card prints at that total (where it prints one; a logistic
+    card showing a sample of totals is compared at those)."""
+    c = card(model)
+    golden = cases[:len(model.golden)]
+    results = []
+    for case in golden:
+        total = card_total(c, read_inputs(model, case.row))
+        shown = c.risk_at(total)
+        results.append((total, decide(total, c.threshold), case.probability if shown is None else shown))
+    check = _compare("card", "hand-added", golden, results, model.probability)
+    return check if model.probability is None else FormatCheck(
+        check.format, check.engine, check.ok, check.rows, check.mismatches, check.first_mismatch,
+        note=", the threshold and the risks the card prints")
+
+
 def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = None) -> list[FormatCheck]:
-    """Check every code export on the golden rows (and ``rows``) in every available engine."""
+    """Check the card and every code export on the golden rows (and ``rows``) in every
+    available engine."""
     cases = cases_for(model, rows)
-    checks = [check_golden(model, cases)] if model.golden else []
+    checks = [check_golden(model, cases), check_card(model, cases)] if model.golden else []
     checks += [check_python(model, cases), check_sqlite(model, cases), check_duckdb(model, cases),
                check_postgres(model, cases, pg_dsn), check_onnx(model, cases)]
     return checks

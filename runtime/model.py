@@ -17,7 +17,11 @@ from .names import name_problem
 from .risk import check_probability
 
 FORMAT = "scorecard-model"
-VERSION = 1
+#: The version this code writes. Version 1 files (``score`` = intercept + points) still read:
+#: :func:`_from_version_1` turns their golden scores and risk map into version 2's score,
+#: the card's points total (docs/contract.md, "The model file").
+VERSION = 2
+READS = (1, 2)
 
 INPUT_TYPES = ("numeric", "binary", "categorical")
 OPS = ("linear", ">=", "<", "==", "in", "missing")
@@ -100,7 +104,8 @@ class GoldenRow:
 
 @dataclass(frozen=True)
 class Model:
-    """A trained scoring system: ``score = intercept + sum(points of terms that apply)``.
+    """A trained scoring system: ``score = sum(points of terms that apply)`` (the card's
+    points total), ``prediction = 1`` when ``score > threshold`` (``threshold = -intercept``).
 
     ``missing`` is ``"null"`` (a row lacking a used input has no score),
     ``{"impute": {input: value}}`` (the stated training-time value is used instead) or
@@ -165,7 +170,8 @@ class Model:
 
     @property
     def threshold(self) -> Number:
-        """Predict positive when the points (without intercept) exceed this number."""
+        """Predict positive when the score (the points total, no intercept) exceeds this
+        number: ``-intercept``, the one number the card states."""
         return -self.intercept
 
     @property
@@ -420,6 +426,30 @@ def _selection(raw: dict | None) -> dict | None:
     return raw
 
 
+def _from_version_1(d: dict) -> dict:
+    """A version 1 file's fields in version 2's meaning. Version 1's score was ``intercept +
+    points``; version 2's is the points total, so each golden score and risk table score
+    loses the intercept, and the logistic map (``1 / (1 + exp(-s * (intercept + points)))``)
+    gains ``center = -intercept``. An integer score converts exactly (every trained model on
+    integer-valued conditions); a fractional one by one subtraction."""
+    intercept = d.get("intercept")
+    if not _is_number(intercept):
+        return d  # from_dict names the field
+    out = dict(d)
+    golden = d.get("golden")
+    if isinstance(golden, list):
+        out["golden"] = [dict(g, score=g["score"] - intercept) if isinstance(g, dict) and _is_number(g.get("score"))
+                         else g for g in golden]
+    probability = d.get("probability")
+    if isinstance(probability, dict) and probability.get("method") == "logistic":
+        out["probability"] = dict(probability, center=-intercept)
+    elif isinstance(probability, dict) and isinstance(probability.get("table"), list):
+        out["probability"] = dict(probability, table=[
+            dict(row, score=row["score"] - intercept) if isinstance(row, dict) and _is_number(row.get("score"))
+            else row for row in probability["table"]])
+    return out
+
+
 def from_dict(d: Any) -> Model:
     """Build a :class:`Model` from parsed JSON, validating every field."""
     if not isinstance(d, dict):
@@ -427,9 +457,11 @@ def from_dict(d: Any) -> Model:
     if d.get("format") != FORMAT:
         _fail("format", f"must be {FORMAT!r}; this is not a scorecard model file")
     version = d.get("version")
-    if version != VERSION:
-        _fail("version", f"this scorecard reads version {VERSION}, the file is version {version!r}; "
-              "upgrade scorecard or retrain the model")
+    if version not in READS or isinstance(version, bool):
+        _fail("version", f"this scorecard reads versions {', '.join(map(str, READS))}, the file is version "
+              f"{version!r}; upgrade scorecard or retrain the model")
+    if version == 1:
+        d = _from_version_1(d)
     target = _get(d, "target", "", dict)
     inputs = []
     for k, raw in enumerate(_get(d, "inputs", "", list)):

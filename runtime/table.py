@@ -162,7 +162,7 @@ def score_csv(model: Model, infile: TextIO, outfile: TextIO, source: str = "DATA
             raise RowError(f"{source}: line {line_no}: {exc}") from None
         rows += 1
         unscored += value is None
-        out = [format_number(value), format_number(decide(value))]
+        out = [format_number(value), format_number(decide(value, model.threshold))]
         if with_probability:
             out.append(format_number(risk(value)))
         writer.writerow(cells + out)

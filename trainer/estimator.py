@@ -181,13 +181,15 @@ class SLIMClassifier:
         return coef
 
     def decision_function(self, X) -> np.ndarray:
-        """The score of each row (intercept plus points); > 0 predicts ``classes_[1]``."""
+        """Each row's score minus the model's threshold (scikit-learn's convention: > 0 predicts
+        ``classes_[1]``); the card's SCORE, the ``score`` of ``predict`` and the exports, is
+        this plus ``model_.threshold``."""
         if not hasattr(self, "model_"):
             raise _not_fitted(self)
         frame = self._frame(X, fitting=False)
         rows = frame.to_dict(orient="records")
         out = np.array([runtime_score(self.model_, row) for row in rows], dtype=float)
-        return out
+        return out - self.model_.threshold
 
     def predict(self, X) -> np.ndarray:
         """The predicted label of each row."""

@@ -3,7 +3,7 @@
 Chosen to exercise the whole model (docs/contract.md, "The model file"): for every term a row where
 it applies and one where it does not (for a ``linear`` term, the rows with the smallest and
 the largest value of its input), the rows closest to the decision boundary on each side
-(score 0 and 1 for integer scores), and, when the data had missing values, a row with a
+(the threshold and one above it for integer scores), and, when the data had missing values, a row with a
 used input blanked (no score under ``"null"``, the imputed score under imputation, the
 score of a value that meets no condition but "unknown" under ``"unmet"``, where the trainer
 adds it even when the data had none). Deterministic:
@@ -68,17 +68,18 @@ def choose(model: Model, frame: pd.DataFrame, blank: str | None = None) -> tuple
             take(next((i for i in range(n) if on[i]), None))
             take(next((i for i in range(n) if not on[i]), None))
     valued = [(s, i) for i, s in enumerate(scores) if s is not None]
-    above = sorted((s, i) for s, i in valued if s > 0)
-    below = sorted(((-s, i) for s, i in valued if s <= 0))
+    threshold = model.threshold
+    above = sorted((s, i) for s, i in valued if s > threshold)
+    below = sorted(((-s, i) for s, i in valued if s <= threshold))
     for _, i in below[:BOUNDARY_ROWS] + above[:BOUNDARY_ROWS]:
         take(i)
     picked = picked[:MAX_ROWS - 1]
-    golden = [GoldenRow(row=_record(frame, i), score=scores[i], prediction=decide(scores[i])) for i in sorted(picked)]
+    golden = [GoldenRow(row=_record(frame, i), score=scores[i], prediction=decide(scores[i], threshold)) for i in sorted(picked)]
     if blank is not None:
         row = _record(frame, picked[0] if picked else 0)
         row[blank] = None
         s = score(model, row)
-        golden.append(GoldenRow(row=row, score=s, prediction=decide(s)))
+        golden.append(GoldenRow(row=row, score=s, prediction=decide(s, threshold)))
     return tuple(golden)
 
 

@@ -92,7 +92,7 @@ def sleep_apnea() -> Model:
                Term("retired", "==", 1, 2, ""), Term("female", "==", 1, -8, "")),
         intercept=-19,
         missing={"impute": {"body mass index": 27.5}},
-        probability={"method": "table", "table": [{"score": s - 19, "risk": round(1 / (1 + 2.718281828 ** (-(s - 19) / 6)), 4)}
+        probability={"method": "table", "table": [{"score": s, "risk": round(1 / (1 + 2.718281828 ** (-(s - 19) / 6)), 4)}
                                                   for s in range(0, 61, 4)]})
     return _with_golden(model, [{"age": 65, "body mass index": 30, "snoring": 1, "hypertension": 0,
                                  "bronchitis": 0, "cataplexy": 0, "dozes off while watching TV": 1,

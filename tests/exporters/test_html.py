@@ -111,7 +111,7 @@ def test_model_data_cannot_close_its_script_block():
 
 def test_risk_table_is_printed_by_card_score(printed):
     text = squash(printed("sleep_apnea").text)
-    assert squash("RISK OF OSA or UARS BY SCORE") in text
+    assert squash("RISK OF OSA or UARS = yes BY SCORE") in text
     assert squash("SCORE < 4 \u2265 4 \u2265 8 \u2265 12") in text
     assert squash("RISK 4.0% 7.6%") in text
 
@@ -181,8 +181,9 @@ def test_bidi_controls_print_as_code_points_and_still_match_exactly(tmp_path):
     dom = Elements(chromium(page, pdf, rows, tmp_path / "profile"))
     text = squash(pdf_text(pdf))
     assert squash("colo[U+202D]ur = [U+202E]der") in text
-    assert squash("a[U+200B]ge") in text and squash("PREDICT sick[U+2067] IF SCORE > 3") in text
-    assert json.loads(dom.text["batch"]) == [[score(model, row), predict(model, row)] for row in rows] == [[1, 1], [-1, 0]]
+    assert squash("a[U+200B]ge") in text and squash("PREDICT sick[U+2067] = yes IF SCORE > 3") in text
+    batch = json.loads(dom.text["batch"])
+    assert batch == [[score(model, row), predict(model, row)] for row in rows] and [p for _, p in batch] == [1, 0]
     outside_data = html.split('id="scorecard-model">')[0]  # the page before its JSON model block
     assert not any(c in outside_data for c in "\u202d\u202e\u200b\u2067")
 
