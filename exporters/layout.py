@@ -409,13 +409,28 @@ def selection_text(t: Training) -> str:
     return f"C0 = {s['chosen']:.3g}, chosen by {s['folds']}-fold cross-validation (the {s['rule']} rule)"
 
 
+def _gap_percent(gap: float) -> str:
+    """A gap as a card prints it: whole percent from 10 % up (``12%``), else one decimal."""
+    return f"{100 * gap:.0f}%" if gap >= 0.1 else f"{100 * gap:.1f}%"
+
+
 def trained_text(model: Model) -> str:
-    """The cards' footer: "Trained on 683 rows: proven optimal; training error 3.2%." ("" without
-    a training record)."""
+    """The cards' footer, plain: "Proven optimal on 683 training rows (training error 3.2%)." or
+    "Best found in 60 s on 683 training rows (training error 8.0%); the optimum is at most 12%
+    better." ("" without a training record). No solver name, status or bare gap: those stay in
+    the model file and in ``show``'s training block."""
     t = model.training
     if t is None:
         return ""
-    text = f"Trained on {t.n_rows} rows: {result_text(t)}; training error {100 * t.train_error:.1f}%."
+    rows = f"on {t.n_rows} training rows (training error {100 * t.train_error:.1f}%)"
+    result = result_text(t)
+    if result == "proven optimal":
+        text = f"Proven optimal {rows}."
+    else:
+        how = result.split(",")[0]
+        bound = ("not proven optimal" if t.gap >= 1 or t.lower_bound <= 0
+                 else f"the optimum is at most {_gap_percent(t.gap)} better")
+        text = f"{how[0].upper()}{how[1:]} {rows}; {bound}."
     chosen = selection_text(t)
     return f"{text} {chosen[0].upper()}{chosen[1:]}." if chosen else text
 
