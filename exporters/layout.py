@@ -86,6 +86,9 @@ class Row:
     points: Number
     multiply: bool
     terms: tuple[Term, ...]
+    #: The input's exact column name when a label (``meta``) stands in ``subject``, else "":
+    #: cards print it small, so the raw name stays findable.
+    raw: str = ""
 
     def condition(self, symbols: dict[str, str] | None = None) -> str:
         """The condition as one plain string, ops replaced through ``symbols`` if given."""
@@ -152,6 +155,11 @@ class Card:
     risk_steps: bool = False
     #: How it was trained, in words ("" without a training record): see :func:`trained_text`.
     trained: str = ""
+    #: The model's title and description (``meta``; "" when not given).
+    heading: str = ""
+    description: str = ""
+    #: Descriptions of the inputs (``meta``): (shown name, description), in row order.
+    glossary: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_rules(self) -> bool:
@@ -228,33 +236,62 @@ def card_total(c: Card, values: dict[str, object] | None) -> Number | None:
     return total
 
 
+def meta_lines(model: Model) -> list[str]:
+    """The model's ``meta`` as plain lines for the code exports' comments (each export escapes
+    them for its comment syntax): title, description, classes, and each used input's label,
+    unit and description."""
+    meta = model.meta
+    lines = [f"{key}: {text}" for key, text in (("title", meta.title), ("description", meta.description)) if text]
+    classes = [f"{model.target.name} = {value}: {text}" for value, text in
+               (("not " + str(model.target.positive), meta.negative), (str(model.target.positive), meta.positive)) if text]
+    if classes:
+        lines.append("classes: " + "; ".join(classes))
+    for inp in model.used_inputs:
+        info = meta.input(inp.name)
+        said = "; ".join(part for part in (info.shown or (f"unit {info.unit}" if info.unit else ""), info.description)
+                         if part)
+        if said:
+            lines.append(f"input {inp.name}: {said}")
+    return lines
+
+
 def outcome_text(model: Model) -> str:
-    """What a positive prediction means, always naming the value predicted: ``survived = yes``."""
+    """What a positive prediction means, always naming the value predicted: ``survived = yes``,
+    or with the positive class's name (``meta``) ``diabetic (type = Yes)``."""
     positive = model.target.positive
     value = ("true" if positive else "false") if isinstance(positive, bool) else \
         positive if isinstance(positive, str) else number_text(positive)
-    return f"{model.target.name} = {value}"
+    coded = f"{model.target.name} = {value}"
+    return f"{model.meta.positive} ({coded})" if model.meta.positive else coded
+
+
+def _subject(model: Model, name: str) -> str:
+    """How input ``name`` reads on the card: its label with unit ("Plasma glucose (mg/dL)"),
+    or its exact name when ``meta`` gives no label."""
+    return model.meta.input(name).shown or name
 
 
 def _single(model: Model, term: Term) -> tuple[str, str, str, bool]:
-    """(subject, op, value, multiply) for one term."""
+    """(subject, op, value, multiply) for one term. A labelled input's conditions are built
+    from the term (``Plasma glucose (mg/dL) >= 150``), as its stored label names the column."""
     kind = model.input(term.input).type
     multiply = term.op == "linear" and kind == "numeric"
+    subject = _subject(model, term.input)
     if multiply:
-        return term.input, "", "", True
-    if term.label:
+        return subject, "", "", True
+    if term.label and subject == term.input:
         return term.label, "", "", False
     if term.op == "missing":
-        return term.input, "", "unknown", False
+        return subject, "", "unknown", False
     if term.op == "linear":
-        return term.input, "", "", False
+        return subject, "", "", False
     if term.op == "in":
-        return term.input, "in", "{" + ", ".join(term.value) + "}", False  # type: ignore[arg-type]
+        return subject, "in", "{" + ", ".join(term.value) + "}", False  # type: ignore[arg-type]
     if term.op == "==" and kind == "binary" and term.value == 1:
-        return term.input, "", "", False
+        return subject, "", "", False
     op = "=" if term.op == "==" else term.op
     value = term.value if isinstance(term.value, str) else number_text(term.value)  # type: ignore[arg-type]
-    return term.input, op, value, False
+    return subject, op, value, False
 
 
 def _categories(term: Term) -> tuple[str, ...]:
@@ -292,9 +329,10 @@ def _row(model: Model, number: int, group: list[Term]) -> Row:
         subject, op, value, multiply = _single(model, first)
     else:
         categories = [c for t in group for c in _categories(t)]
-        subject, op, value, multiply = first.input, "in", "{" + ", ".join(categories) + "}", False
+        subject, op, value, multiply = _subject(model, first.input), "in", "{" + ", ".join(categories) + "}", False
     return Row(number=number, input=first.input, subject=subject, op=op, value=value,
-               points=first.points, multiply=multiply, terms=tuple(group))
+               points=first.points, multiply=multiply, terms=tuple(group),
+               raw=first.input if model.meta.input(first.input).label else "")
 
 
 def _logistic_formula(scale: Number, center: Number) -> str:
@@ -370,7 +408,15 @@ def card(model: Model) -> Card:
                 rules_needed=model.rules_needed, rows=rows, imputed=imputed, risks=risks,
                 unmet=model.unmet, needs_value=tuple(i.name for i in model.needs_value) if model.unmet else (),
                 risk_formula=risk_formula(model), risk_steps=any(r.label for r in risks),
-                trained=trained_text(model))
+                trained=trained_text(model), heading=model.meta.title, description=model.meta.description,
+                glossary=_glossary(model, rows))
+
+
+def _glossary(model: Model, rows: tuple[Row, ...]) -> tuple[tuple[str, str], ...]:
+    """(shown name, description) of each input with a description, in the order of the rows."""
+    names = dict.fromkeys(row.input for row in rows)
+    return tuple((_subject(model, name), model.meta.input(name).description) for name in names
+                 if model.meta.input(name).description)
 
 
 #: A gap at most this is a proof of optimality whatever the status says.

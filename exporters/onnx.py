@@ -61,6 +61,7 @@ except ImportError:  # the onnx extra is optional: build() says how to get it
     onnx = None
 
 from scorecard.runtime import Input, Model, Term
+from scorecard.runtime.model import meta_dict
 from scorecard.runtime.score import coerce
 from scorecard.runtime.table import added_columns
 
@@ -284,6 +285,8 @@ def build(model: Model) -> "onnx.ModelProto":
         "missing": json.dumps(model.missing, ensure_ascii=False, sort_keys=True),
         **({} if model.probability is None else
            {"probability": json.dumps(model.probability, ensure_ascii=False, sort_keys=True)}),
+        # the model's meta (title, description, classes, input labels and units), as the model file holds it
+        **({} if not model.meta else {"meta": json.dumps(meta_dict(model.meta), ensure_ascii=False, sort_keys=True)}),
     })
     onnx.checker.check_model(proto, full_check=True)
     return proto

@@ -54,6 +54,7 @@ from scorecard.runtime import Input, Model, Term
 from scorecard.runtime.score import NUMBER, coerce, int_limit
 from scorecard.runtime.table import CSV_ENCODING, added_columns
 
+from .layout import meta_lines
 from .registry import Exporter, register
 
 
@@ -189,7 +190,7 @@ def render(model: Model) -> str:
         reads=reads, start="0", threshold=repr(model.threshold), stages=_stages(lines), int_sum=int_sum,
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
         added="(" + ", ".join(f'"{name}"' for name in added_columns(model)) + ")",
-        csv_encoding=repr(CSV_ENCODING),
+        csv_encoding=repr(CSV_ENCODING), meta=[repr(line)[1:-1] for line in meta_lines(model)],
         probability=_probability(model), number_pattern=repr(NUMBER.pattern))
 
 

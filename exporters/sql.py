@@ -58,7 +58,7 @@ from scorecard.runtime.names import has_hidden
 from scorecard.runtime.score import coerce
 from scorecard.runtime.table import added_columns
 
-from .layout import number_text
+from .layout import meta_lines, number_text
 from .registry import ExportError, Exporter, register
 from .sql_dialects import CASE_TERM, Dialect, dialect as find_dialect
 
@@ -328,6 +328,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         header.append("-- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is")
     if model.probability is not None:
         header.append(f"-- probability: {_risk_note(model.probability)}")
+    header += [f"-- {_label(line)}" for line in meta_lines(model)]
     hidden = _hidden_names(model, table)
     if hidden:
         header.append("-- these names hold invisible or control characters, written exactly in the query (an editor "
