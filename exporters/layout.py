@@ -381,6 +381,8 @@ def _risks(model: Model) -> tuple[Risk, ...]:
     if _every_total(risks):
         first, last = int(risks[0].score), int(risks[-1].score)
         return tuple(Risk(score=points, risk=risk(model, points)) for points in range(first, last + 1))
+    if len(risks) > MAX_RISKS:  # compact: a run of steps that print the same risk is one column
+        risks = [r for k, r in enumerate(risks) if k == 0 or r.risk_text != risks[k - 1].risk_text]
     if len(risks) == 1:
         return (Risk(score=risks[0].score, risk=risks[0].risk, label="any"),)
     starts = [f"< {_short(risks[1].score)}"] + [f"\u2265 {_short(r.score)}" for r in risks[1:]]

@@ -35,7 +35,7 @@ from scorecard.runtime.table import added_columns, csv_records, open_csv
 from . import onnx as onnx_export
 from . import python as python_export
 from . import sql as sql_export
-from .layout import card, card_total
+from .layout import card, card_total, percent_text
 from .registry import ExportError
 from .sql_dialects import dialect
 
@@ -379,15 +379,17 @@ def check_golden(model: Model, cases: list[Case]) -> FormatCheck:
 def check_card(model: Model, cases: list[Case]) -> FormatCheck:
     """SCORE on the printed card (HTML, LaTeX, text: one layout) against the runtime's score:
     the total a person adds up on each golden row, the verdict beside the card's one
-    threshold, and the risk the card prints at that total (where it prints one; a logistic
-    card showing a sample of totals is compared at those)."""
+    threshold, and the risk the card prints at that total, as printed (one decimal of a
+    percent; where it prints one: a logistic card showing a sample of totals is compared at
+    those)."""
     c = card(model)
     golden = cases[:len(model.golden)]
     results = []
     for case in golden:
         total = card_total(c, read_inputs(model, case.row))
         shown = c.risk_at(total)
-        results.append((total, decide(total, c.threshold), case.probability if shown is None else shown))
+        same = shown is None or case.probability is not None and percent_text(shown) == percent_text(case.probability)
+        results.append((total, decide(total, c.threshold), case.probability if same else shown))
     check = _compare("card", "hand-added", golden, results, model.probability)
     return check if model.probability is None else FormatCheck(
         check.format, check.engine, check.ok, check.rows, check.mismatches, check.first_mismatch,

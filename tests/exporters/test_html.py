@@ -6,6 +6,7 @@ One headless Chromium run per model prints the page to PDF and, through the page
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Callable
@@ -15,6 +16,7 @@ from engines import Elements, chromium, pdf_info, pdf_text, squash
 from paper_models import ALL, HOSTILE, hostile, sleep_apnea
 from scorecard.exporters.html import SYMBOLS, render_html, script_json
 from scorecard.exporters.layout import card
+from scorecard.runtime.names import visible
 from scorecard.runtime import Input, Model, Target, Term, predict, risk, score
 
 
@@ -70,7 +72,8 @@ def test_printout_shows_title_rows_and_points(printed, name):
     assert narrow(c.total_label) in text
     for row in c.rows:
         assert narrow(f"{row.number}.") in text
-        assert narrow(row.condition(SYMBOLS)) in text
+        assert narrow(visible(row.condition(SYMBOLS))) in text  # a line break in a label reads [U+000A]
+        assert not row.raw or narrow(row.raw) in text  # a labelled input's column name, small
         if not c.is_rules:
             assert narrow(row.points_text) in text
 
@@ -236,3 +239,18 @@ def test_calculator_strips_exactly_the_whitespace_the_runtime_strips():
     for a, b in re.findall(r"\\u([0-9a-f]{4})(?:-\\u([0-9a-f]{4}))?", body):
         chars |= {chr(c) for c in range(int(a, 16), int(b or a, 16) + 1)}
     assert chars == set(WHITESPACE) == {chr(c) for c in range(0x110000) if chr(c).isspace()}
+
+
+def test_a_labelled_card_reads_in_its_words(printed):
+    """Issue 14 item 1: title, description, the positive class by name, labels with units and
+    the raw column names still findable; the threshold stated once; no 0 % or 100 %."""
+    p = printed("labelled")
+    text = narrow(p.text)
+    for words in ("Breast cancer: benign or malignant?", "683 patients", "PREDICT benign (Benign = 1) IF SCORE > 17",
+                  "Uniformity of cell size (grade 1-10)", "UniformityOfCellSize", "BareNuclei",
+                  "nuclei without cytoplasm", "Proven optimal on 683 training rows"):
+        assert narrow(words) in text, words
+    assert not re.search(r"(?<![0-9.])(0\.0|100\.0)%", text) and narrow("> 99.9%") in text
+    assert 1 < len(card(p.model).risks) < len(p.model.probability["table"])  # the run of "> 99.9%" is one column
+    assert "<b>" not in p.html.split('id="scorecard-model"')[0]  # the hostile label is text, escaped
+    assert p.pages == 1

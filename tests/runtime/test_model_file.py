@@ -227,3 +227,19 @@ def test_a_large_threshold_a_double_holds_is_accepted():
     d = json.loads(_bounded_model())
     d["terms"][0]["value"] = 4 * 10**17
     assert loads(json.dumps(d)).terms[0].value == 4 * 10**17
+
+
+def test_meta_round_trips_and_a_file_without_it_reads_as_before():
+    from scorecard.runtime import InputMeta, Meta
+
+    meta = Meta(title="T", description="D", negative="no", positive="yes",
+                inputs=(("Size", InputMeta(label="Tumour size", unit="mm", description="largest diameter")),))
+    model = replace(sample(), meta=meta)
+    assert loads(dumps(model)) == model and "meta" not in json.loads(dumps(sample()))
+    d = json.loads(dumps(model))
+    d["meta"]["inputs"]["Nope"] = {"label": "x"}
+    with pytest.raises(ModelError, match="meta.inputs.Nope: is not one of the model's inputs"):
+        loads(json.dumps(d))
+    d["meta"] = {"title": "a\x00b"}
+    with pytest.raises(ModelError, match="meta.title"):
+        loads(json.dumps(d))
