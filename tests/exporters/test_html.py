@@ -97,9 +97,9 @@ def test_page_makes_no_network_reference(name):
 def test_hostile_names_print_as_text_and_never_run(printed):
     p = printed("hostile")
     text = squash(p.text)
-    for visible in ('</script><script>alert("x")</script>', "<!--", "é", "ü", "猫", "a--b", "<<c>>",
-                    "%$#_{}~^\\'q'"):
-        assert squash(visible) in text
+    for shown in ('</script><script>alert("x")</script>', "<!--", "é", "ü", "猫", "a--b", "<<c>>",
+                  "%$#_{}~^\\'q'"):
+        assert squash(shown) in text
     for dom in (Elements(p.html), p.dom):
         scripts = [attrs for tag, attrs in dom.tags if tag == "script"]
         assert len(scripts) == 2
