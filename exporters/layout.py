@@ -105,12 +105,13 @@ class Row:
 
 
 def percent_text(risk: float) -> str:
-    """A risk as a card prints it: ``12.5%``, never ``0.0%`` or ``100.0%`` (``< 0.1%``, ``> 99.9%``)."""
+    """A risk as a card prints it: ``12.5%``, never ``0.0%`` or ``100.0%`` (``< 0.1%``, ``> 99.9%``,
+    with a no-break space, so a narrow column never splits them)."""
     text = f"{risk * 100:.1f}"
     if text in ("0.0", "-0.0"):
-        return "< 0.1%"
+        return "<\u00a00.1%"
     if text == "100.0":
-        return "> 99.9%"
+        return ">\u00a099.9%"
     return text + "%"
 
 

@@ -62,7 +62,7 @@ def test_a_risk_that_rounds_to_0_or_100_percent_prints_as_a_bound():
     table = {"method": "table", "table": [{"score": 0, "risk": 0.0004}, {"score": 1, "risk": 0.5},
                                           {"score": 2, "risk": 0.9996}]}
     model = replace(_checklist(), probability=table)
-    assert [r.risk_text for r in card(model).risks] == ["< 0.1%", "50.0%", "> 99.9%"]
+    assert [r.risk_text for r in card(model).risks] == ["<\u00a00.1%", "50.0%", ">\u00a099.9%"]
 
 
 def test_the_breastcancer_demo_card_is_honest():
