@@ -29,7 +29,7 @@ demo: $(VENV)/.installed-demo
 	$(SC) export $(OUT)/titanic.json --format html -o $(OUT)/titanic.html
 	$(SC) export $(OUT)/titanic.json --format sql --dialect sqlite -o $(OUT)/titanic.sql
 	$(SC) verify $(OUT)/titanic.json --data $(RAW)
-	$(SC) train $(DATA) --target Benign --c0 0.025 --time-limit 30 -o $(MODEL)
+	$(SC) train $(DATA) --target Benign --c0 0.025 --time-limit 30 --meta examples/breastcancer-meta.toml -o $(MODEL)
 	$(SC) show $(MODEL)
 	$(SC) predict $(MODEL) $(DATA) -o $(OUT)/breastcancer-scored.csv
 	$(SC) export $(MODEL) --format html -o $(OUT)/breastcancer.html

@@ -90,7 +90,7 @@ def render_html(model: Model, fragment: bool = False) -> str:
     ``<main>``, model block and calculator script, styled by scorecard.css), for a page that
     embeds it (the ``report`` page, exporters/report.py)."""
     c = card(model)
-    data = {"intercept": model.intercept, "rows": [_row_data(model, row) for row in c.rows]}
+    data = {"threshold": model.threshold, "rows": [_row_data(model, row) for row in c.rows]}
     return _env().get_template("scorecard.html.j2").render(
         card=c, model=model, symbols=SYMBOLS, density=density(c), threshold=number_text(c.threshold),
         data=script_json(data), fragment=fragment)

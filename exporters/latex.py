@@ -76,9 +76,11 @@ def tex(text: object) -> str:
 
 
 def condition(row: Row) -> TeX:
-    """A row's condition with ``\\geq`` for ``>=``; the names escaped."""
+    """A row's condition with ``\\geq`` for ``>=``; the names escaped; a labelled input's exact
+    column name after it in small type."""
     op = {">=": r"$\geq$", "<": r"$<$"}.get(row.op, tex(row.op))
-    return TeX(" ".join(part for part in (tex(row.subject), op, tex(row.value)) if part))
+    text = " ".join(part for part in (tex(row.subject), op, tex(row.value)) if part)
+    return TeX(text + (rf" {{\scriptsize\texttt{{{tex(row.raw)}}}}}" if row.raw else ""))
 
 
 def _size(c: Card) -> tuple[str, str]:

@@ -5,8 +5,9 @@ the same :class:`Card`, so a clinician sees the same numbered rows, points and t
 whichever file they hold. Formats only choose symbols and escaping; what the rows *say*
 is decided here:
 
-- Title: ``PREDICT <outcome> IF SCORE > T`` with ``T = -intercept`` (points, without the
-  intercept, are what a reader adds up); an M-of-N table reads ``PREDICT <outcome> IF AT
+- Title: ``PREDICT <target> = <positive value> IF SCORE > T`` with ``T = model.threshold``
+  (``-intercept``), stated once: SCORE is the points total a reader adds up, the ``score`` of
+  ``scorecard predict`` and of every export (``score_note`` says so); an M-of-N table reads ``PREDICT <outcome> IF AT
   LEAST M OF THE FOLLOWING N RULES ARE TRUE``.
 - Rows keep the order of ``model.terms``: it is the order the model adds in (so every export
   numbers the rows alike) and the order the trainer or author chose.
@@ -23,15 +24,15 @@ is decided here:
 - A ``linear`` term on a numeric input reads ``<input> × points``: the exact name of what
   to measure (not the label, which often already holds the multiplier), times the points.
   On a binary input it is a plain row worth its points when the input is 1.
-- ``probability`` (runtime/risk.py) is shown as card score (points, without the intercept)
-  -> risk. A risk table, ``{"method": "table", "table": [{"score": s, "risk": r}, ...]}``
-  where ``s`` is the model's score (intercept included, as ``scorecard predict`` writes it),
+- ``probability`` (runtime/risk.py) is shown as card score (the points total, the ``score``
+  of ``scorecard predict`` and of every export) -> risk, never as 0 % or 100 % (``< 0.1%``,
+  ``> 99.9%``). A risk table, ``{"method": "table", "table": [{"score": s, "risk": r}, ...]}``,
   is a step function (a score reads the row at or below it). When its card scores are
   integers spanning at most ``MAX_RISKS`` totals it is shown at every total, as the paper's
   risk scorecards do; otherwise step by step, each column labelled with where it starts
   (``< s`` for the first, which also holds everything below, ``≥ s`` for the others; ``any``
-  for a table of one row). The logistic map, ``{"method": "logistic", "scale": s}``, is shown
-  as its formula in card points (``risk = 1 / (1 + exp(-(SCORE - 19)))``) and, when the
+  for a table of one row). The logistic map, ``{"method": "logistic", "scale": s, "center":
+  c}``, is shown as its formula in card points (``risk = 1 / (1 + exp(-(SCORE - 19)))``) and, when the
   points are integers and every input takes finitely many card totals (no ``×`` row on a
   numeric input), as the risk at each total the card can reach (at most ``MAX_RISKS`` of
   them, evenly picked from the smallest to the largest when there are more).
@@ -47,7 +48,7 @@ from dataclasses import dataclass
 from scorecard.runtime import Model, Term, Training, risk
 from scorecard.runtime.model import Number
 from scorecard.runtime.names import visible  # noqa: F401  (the formats print names through it)
-from scorecard.runtime.score import contribution
+from scorecard.runtime.score import contribution, reachable_scores
 
 from .registry import ExportError
 
@@ -56,8 +57,6 @@ MAX_RISKS = 40
 #: Give up enumerating the card totals a logistic model can reach beyond this many.
 MAX_TOTALS = 10_000
 
-#: Positive-class values that need no "= value" after the target name in the title.
-_IMPLICIT_POSITIVE = {"1", "true", "yes", "y"}
 
 
 def number_text(value: Number) -> str:
@@ -87,6 +86,9 @@ class Row:
     points: Number
     multiply: bool
     terms: tuple[Term, ...]
+    #: The input's exact column name when a label (``meta``) stands in ``subject``, else "":
+    #: cards print it small, so the raw name stays findable.
+    raw: str = ""
 
     def condition(self, symbols: dict[str, str] | None = None) -> str:
         """The condition as one plain string, ops replaced through ``symbols`` if given."""
@@ -100,6 +102,17 @@ class Row:
         if self.multiply:
             return f"\u00d7 {n}"
         return f"{n} point" if n in ("1", "-1") else f"{n} points"
+
+
+def percent_text(risk: float) -> str:
+    """A risk as a card prints it: ``12.5%``, never ``0.0%`` or ``100.0%`` (``< 0.1%``, ``> 99.9%``,
+    with a no-break space, so a narrow column never splits them)."""
+    text = f"{risk * 100:.1f}"
+    if text in ("0.0", "-0.0"):
+        return "<\u00a00.1%"
+    if text == "100.0":
+        return ">\u00a099.9%"
+    return text + "%"
 
 
 @dataclass(frozen=True)
@@ -117,8 +130,9 @@ class Risk:
 
     @property
     def risk_text(self) -> str:
-        """The risk as a percentage with one decimal, e.g. ``12.5%``."""
-        return f"{self.risk * 100:.1f}%"
+        """The risk as a percentage with one decimal, e.g. ``12.5%``; ``< 0.1%`` / ``> 99.9%``
+        where it would round to 0 % or 100 % (no card claims certainty)."""
+        return percent_text(self.risk)
 
 
 @dataclass(frozen=True)
@@ -142,6 +156,11 @@ class Card:
     risk_steps: bool = False
     #: How it was trained, in words ("" without a training record): see :func:`trained_text`.
     trained: str = ""
+    #: The model's title and description (``meta``; "" when not given).
+    heading: str = ""
+    description: str = ""
+    #: Descriptions of the inputs (``meta``): (shown name, description), in row order.
+    glossary: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_rules(self) -> bool:
@@ -156,6 +175,12 @@ class Card:
         return f"PREDICT {self.outcome} IF SCORE > {number_text(self.threshold)}"
 
     @property
+    def score_note(self) -> str:
+        """What SCORE is, said once: the number in the ``score`` column everywhere."""
+        total = "the number of true rules" if self.is_rules else "the points total"
+        return f"SCORE is {total}, the score column of `scorecard predict` and of every export."
+
+    @property
     def total_label(self) -> str:
         """The caption of the last row, where the reader writes the total."""
         k = len(self.rows)
@@ -164,6 +189,16 @@ class Card:
         if k == 0:
             return "NO ROWS: THE SCORE IS ALWAYS 0"
         return "ADD POINTS FROM ROW 1" if k == 1 else f"ADD POINTS FROM ROWS 1-{k}"
+
+    def risk_at(self, total: Number | None) -> float | None:
+        """The risk the card prints for a total: its column, or in a table of steps the last
+        column at or below it (the first below them all); None when no column stands for it."""
+        if total is None or not self.risks:
+            return None
+        if not self.risk_steps:
+            return next((r.risk for r in self.risks if r.score == total), None)
+        at_or_below = [r for r in self.risks if r.score <= total]
+        return (at_or_below[-1] if at_or_below else self.risks[0]).risk
 
     def risk_lines(self, most: int = 10) -> list[tuple[Risk, ...]]:
         """The risk table cut into lines of at most ``most`` columns, as even as possible."""
@@ -188,33 +223,76 @@ class Card:
         return f"If a value is unknown, use the value the model was trained with ({uses})."
 
 
+def card_total(c: Card, values: dict[str, object] | None) -> Number | None:
+    """The total a person adds up on card ``c`` for a row's values (``runtime.score.
+    read_inputs``; None: no score): each row's points where its condition holds, a ``×``
+    row's points times the value, from the top. Integer points only merge into one row, so
+    this is the runtime's score whenever the card and the runtime mean the same SCORE."""
+    if values is None:
+        return None
+    total: Number = 0
+    for row in c.rows:
+        parts = [contribution(t, values[t.input]) for t in row.terms]  # type: ignore[arg-type]
+        total = total + (parts[0] if row.multiply else row.points if any(parts) else 0)
+    return total
+
+
+def meta_lines(model: Model) -> list[str]:
+    """The model's ``meta`` as plain lines for the code exports' comments (each export escapes
+    them for its comment syntax): title, description, classes, and each used input's label,
+    unit and description."""
+    meta = model.meta
+    lines = [f"{key}: {text}" for key, text in (("title", meta.title), ("description", meta.description)) if text]
+    classes = [f"{model.target.name} = {value}: {text}" for value, text in
+               (("not " + str(model.target.positive), meta.negative), (str(model.target.positive), meta.positive)) if text]
+    if classes:
+        lines.append("classes: " + "; ".join(classes))
+    for inp in model.used_inputs:
+        info = meta.input(inp.name)
+        said = "; ".join(part for part in (info.shown or (f"unit {info.unit}" if info.unit else ""), info.description)
+                         if part)
+        if said:
+            lines.append(f"input {inp.name}: {said}")
+    return lines
+
+
 def outcome_text(model: Model) -> str:
-    """What a positive prediction means: the target name, plus ``= value`` unless 1/true/yes."""
-    name, positive = model.target.name, model.target.positive
-    implicit = (positive is True or (isinstance(positive, (int, float)) and positive == 1)
-                or (isinstance(positive, str) and positive.strip().lower() in _IMPLICIT_POSITIVE))
-    return name if implicit else f"{name} = {positive}"
+    """What a positive prediction means, always naming the value predicted: ``survived = yes``,
+    or with the positive class's name (``meta``) ``diabetic (type = Yes)``."""
+    positive = model.target.positive
+    value = ("true" if positive else "false") if isinstance(positive, bool) else \
+        positive if isinstance(positive, str) else number_text(positive)
+    coded = f"{model.target.name} = {value}"
+    return f"{model.meta.positive} ({coded})" if model.meta.positive else coded
+
+
+def _subject(model: Model, name: str) -> str:
+    """How input ``name`` reads on the card: its label with unit ("Plasma glucose (mg/dL)"),
+    or its exact name when ``meta`` gives no label."""
+    return model.meta.input(name).shown or name
 
 
 def _single(model: Model, term: Term) -> tuple[str, str, str, bool]:
-    """(subject, op, value, multiply) for one term."""
+    """(subject, op, value, multiply) for one term. A labelled input's conditions are built
+    from the term (``Plasma glucose (mg/dL) >= 150``), as its stored label names the column."""
     kind = model.input(term.input).type
     multiply = term.op == "linear" and kind == "numeric"
+    subject = _subject(model, term.input)
     if multiply:
-        return term.input, "", "", True
-    if term.label:
+        return subject, "", "", True
+    if term.label and subject == term.input:
         return term.label, "", "", False
     if term.op == "missing":
-        return term.input, "", "unknown", False
+        return subject, "", "unknown", False
     if term.op == "linear":
-        return term.input, "", "", False
+        return subject, "", "", False
     if term.op == "in":
-        return term.input, "in", "{" + ", ".join(term.value) + "}", False  # type: ignore[arg-type]
+        return subject, "in", "{" + ", ".join(term.value) + "}", False  # type: ignore[arg-type]
     if term.op == "==" and kind == "binary" and term.value == 1:
-        return term.input, "", "", False
+        return subject, "", "", False
     op = "=" if term.op == "==" else term.op
     value = term.value if isinstance(term.value, str) else number_text(term.value)  # type: ignore[arg-type]
-    return term.input, op, value, False
+    return subject, op, value, False
 
 
 def _categories(term: Term) -> tuple[str, ...]:
@@ -252,60 +330,18 @@ def _row(model: Model, number: int, group: list[Term]) -> Row:
         subject, op, value, multiply = _single(model, first)
     else:
         categories = [c for t in group for c in _categories(t)]
-        subject, op, value, multiply = first.input, "in", "{" + ", ".join(categories) + "}", False
+        subject, op, value, multiply = _subject(model, first.input), "in", "{" + ", ".join(categories) + "}", False
     return Row(number=number, input=first.input, subject=subject, op=op, value=value,
-               points=first.points, multiply=multiply, terms=tuple(group))
+               points=first.points, multiply=multiply, terms=tuple(group),
+               raw=first.input if model.meta.input(first.input).label else "")
 
 
-def _input_totals(model: Model, name: str) -> set[Number] | None:
-    """The points the terms on input ``name`` can add up to together, over every value the
-    input can take; None when unbounded (a ``linear`` term on a numeric input)."""
-    terms = [t for t in model.terms if t.input == name]
-    tests = [t for t in terms if t.op != "missing"]
-    kind = model.input(name).type
-    # None: the value unknown, which the "unmet" policy scores (a linear term's input excepted)
-    unknown: list = [None] if model.unmet and not any(t.op == "linear" for t in terms) else []
-    if kind == "binary":
-        values: list = [0, 1]
-    elif kind == "categorical":
-        named = {c for t in tests for c in (t.value if t.op == "in" else (t.value,))}  # type: ignore[union-attr]
-        other = "\x00other"
-        while other in named:
-            other += "\x00"
-        values = sorted(named) + [other]
-    elif any(t.op == "linear" for t in terms):
-        return None
-    elif not tests:  # only "unknown" rows: any known value is as good as another
-        values = [0]
-    else:  # thresholds and equalities: each cut, each gap between cuts, and beyond both ends
-        cuts = sorted({t.value for t in tests})  # type: ignore[type-var]
-        values = cuts + [(a + b) / 2 for a, b in zip(cuts, cuts[1:])] + [cuts[0] - 1, cuts[-1] + 1]
-    return {sum(contribution(t, x) for t in terms) for x in values + unknown}
-
-
-def _reachable_points(model: Model) -> list[int] | None:
-    """Every card total (points without the intercept) some row can reach, sorted; None when
-    the points are not all integers, an input is unbounded or there are too many totals."""
-    if not all(isinstance(t.points, int) for t in model.terms):
-        return None
-    totals = {0}
-    for inp in model.used_inputs:
-        adds = _input_totals(model, inp.name)
-        if adds is None:
-            return None
-        totals = {a + b for a in totals for b in adds}
-        if len(totals) > MAX_TOTALS:
-            return None
-    return sorted(totals)
-
-
-def _logistic_formula(model: Model, scale: Number) -> str:
+def _logistic_formula(scale: Number, center: Number) -> str:
     """``risk = 1 / (1 + exp(-(SCORE - 19)))``: the logistic map in card points."""
-    intercept = model.intercept
-    if intercept == 0:
+    if center == 0:
         z = "SCORE"
     else:
-        z = f"(SCORE {'-' if intercept < 0 else '+'} {number_text(abs(intercept))})"
+        z = f"(SCORE {'+' if center < 0 else '-'} {number_text(abs(center))})"
     if scale != 1:
         z = f"{number_text(scale)} \u00d7 {z}"
     elif z.startswith("("):
@@ -314,13 +350,13 @@ def _logistic_formula(model: Model, scale: Number) -> str:
 
 
 def _logistic_risks(model: Model) -> tuple[Risk, ...]:
-    totals = _reachable_points(model)
+    totals = reachable_scores(model, MAX_TOTALS)
     if not totals:
         return ()
     if len(totals) > MAX_RISKS:
         picks = sorted({round(k * (len(totals) - 1) / (MAX_RISKS - 1)) for k in range(MAX_RISKS)})
         totals = [totals[k] for k in picks]
-    return tuple(Risk(score=points, risk=risk(model, model.intercept + points)) for points in totals)  # type: ignore[arg-type]
+    return tuple(Risk(score=points, risk=risk(model, points)) for points in totals)  # type: ignore[arg-type]
 
 
 def _risks(model: Model) -> tuple[Risk, ...]:
@@ -341,12 +377,13 @@ def _risks(model: Model) -> tuple[Risk, ...]:
             and math.isfinite(entry[key]) for key in ("score", "risk"))
         if not ok or not 0 <= entry["risk"] <= 1:
             raise ExportError(f"probability.table[{k}]: must be {{\"score\": number, \"risk\": number in [0, 1]}}")
-        risks.append(Risk(score=entry["score"] - model.intercept, risk=float(entry["risk"])))
+        risks.append(Risk(score=entry["score"], risk=float(entry["risk"])))
     risks.sort(key=lambda r: r.score)
     if _every_total(risks):
         first, last = int(risks[0].score), int(risks[-1].score)
-        return tuple(Risk(score=points, risk=risk(model, model.intercept + points))
-                     for points in range(first, last + 1))
+        return tuple(Risk(score=points, risk=risk(model, points)) for points in range(first, last + 1))
+    if len(risks) > MAX_RISKS:  # compact: a run of steps that print the same risk is one column
+        risks = [r for k, r in enumerate(risks) if k == 0 or r.risk_text != risks[k - 1].risk_text]
     if len(risks) == 1:
         return (Risk(score=risks[0].score, risk=risks[0].risk, label="any"),)
     starts = [f"< {_short(risks[1].score)}"] + [f"\u2265 {_short(r.score)}" for r in risks[1:]]
@@ -374,7 +411,15 @@ def card(model: Model) -> Card:
                 rules_needed=model.rules_needed, rows=rows, imputed=imputed, risks=risks,
                 unmet=model.unmet, needs_value=tuple(i.name for i in model.needs_value) if model.unmet else (),
                 risk_formula=risk_formula(model), risk_steps=any(r.label for r in risks),
-                trained=trained_text(model))
+                trained=trained_text(model), heading=model.meta.title, description=model.meta.description,
+                glossary=_glossary(model, rows))
+
+
+def _glossary(model: Model, rows: tuple[Row, ...]) -> tuple[tuple[str, str], ...]:
+    """(shown name, description) of each input with a description, in the order of the rows."""
+    names = dict.fromkeys(row.input for row in rows)
+    return tuple((_subject(model, name), model.meta.input(name).description) for name in names
+                 if model.meta.input(name).description)
 
 
 #: A gap at most this is a proof of optimality whatever the status says.
@@ -413,13 +458,28 @@ def selection_text(t: Training) -> str:
     return f"C0 = {s['chosen']:.3g}, chosen by {s['folds']}-fold cross-validation (the {s['rule']} rule)"
 
 
+def _gap_percent(gap: float) -> str:
+    """A gap as a card prints it: whole percent from 10 % up (``12%``), else one decimal."""
+    return f"{100 * gap:.0f}%" if gap >= 0.1 else f"{100 * gap:.1f}%"
+
+
 def trained_text(model: Model) -> str:
-    """The cards' footer: "Trained on 683 rows: proven optimal; training error 3.2%." ("" without
-    a training record)."""
+    """The cards' footer, plain: "Proven optimal on 683 training rows (training error 3.2%)." or
+    "Best found in 60 s on 683 training rows (training error 8.0%); the optimum is at most 12%
+    better." ("" without a training record). No solver name, status or bare gap: those stay in
+    the model file and in ``show``'s training block."""
     t = model.training
     if t is None:
         return ""
-    text = f"Trained on {t.n_rows} rows: {result_text(t)}; training error {100 * t.train_error:.1f}%."
+    rows = f"on {t.n_rows} training rows (training error {100 * t.train_error:.1f}%)"
+    result = result_text(t)
+    if result == "proven optimal":
+        text = f"Proven optimal {rows}."
+    else:
+        how = result.split(",")[0]
+        bound = ("not proven optimal" if t.gap >= 1 or t.lower_bound <= 0
+                 else f"the optimum is at most {_gap_percent(t.gap)} better")
+        text = f"{how[0].upper()}{how[1:]} {rows}; {bound}."
     chosen = selection_text(t)
     return f"{text} {chosen[0].upper()}{chosen[1:]}." if chosen else text
 
@@ -429,4 +489,4 @@ def risk_formula(model: Model) -> str:
     probability = model.probability
     if not probability or probability.get("method") != "logistic":
         return ""
-    return _logistic_formula(model, probability["scale"])
+    return _logistic_formula(probability["scale"], probability.get("center", 0))

@@ -5,14 +5,14 @@ Graph inputs are the model's inputs, one each, named exactly as the input: shape
 every integer and every float score the same IEEE value Python computes; float32 would
 round them), ``string`` for categorical inputs. Outputs, both ``double [N]``:
 
-- ``score``: intercept plus each term, added left to right in the model's order (so it is
-  bit-for-bit the runtime's score); NaN when the row cannot be scored;
-- ``prediction``: 1.0 when the score is > 0, else 0.0, and NaN when the row cannot be
+- ``score``: the card's points total, each term added to 0 left to right in the model's
+  order (so it is bit-for-bit the runtime's score); NaN when the row cannot be scored;
+- ``prediction``: 1.0 when the score is > the model's threshold, else 0.0, and NaN when the row cannot be
   scored. ONNX has no integer null, and any integer stand-in (0 or -1) would read as a
   negative; NaN cannot be mistaken for a class;
 - ``probability`` (only when the model has a score-to-risk map, ``model.probability``; see
   runtime/risk.py): the risk at the score, NaN when the row cannot be scored. The logistic
-  map is the runtime's two-branch formula on ``z = scale * score``: ``e = Exp(-|z|)``, then
+  map is the runtime's two-branch formula on ``z = scale * (score - center)``: ``e = Exp(-|z|)``, then
   ``1 / (1 + e)`` where ``z >= 0`` and ``e / (1 + e)`` elsewhere (no overflow; onnxruntime's
   ``Exp`` kernel may differ from C's ``exp`` in the last bits, so ``scorecard verify``
   compares it within 1e-12). A risk table is a binary search in ``log2(rows)`` steps of
@@ -39,10 +39,11 @@ Speed. onnxruntime runs one kernel per node, each a pass over the batch, so the 
 number of passes over double [N] tensors and the speed of each kernel: a condition's points
 are ``Cast(condition) * points`` (two fast element-wise kernels; ``Where`` goes through a slow
 broadcasting kernel, with scalar or tensor branches), points of 1 and -1 need no ``Mul`` (the
-value itself is added or subtracted), a nonzero intercept enters the first ``Add`` (no
-``ConstantOfShape`` pass) and the last node writes ``score`` itself (no ``Identity`` copy). The
+value itself is added or subtracted), the sum starts from a ``ConstantOfShape`` 0 (onnxruntime
+drops an ``Add`` of a constant 0, and 0.0 + -0.0 must still give 0.0) and the last node writes
+``score`` itself (no ``Identity`` copy). The
 NaN of an unscorable row is ``total * (p / p)`` with ``p = Cast(Not(missing))`` (times 1.0, or
-0/0), and ``prediction`` is ``Cast(score > 0) / Cast(score == score)`` (0/0 for NaN): fast
+0/0), and ``prediction`` is ``Cast(score > threshold) / Cast(score == score)`` (0/0 for NaN): fast
 kernels again where ``Where`` would be one slow pass each. The terms are still added one node
 at a time in the model's order: a variadic ``Sum`` still makes one pass per input and measured
 slower than the chain of ``Add``; a single MatMul over the stacked inputs (what skl2onnx
@@ -53,7 +54,7 @@ adds they replace (benchmarks/RESULTS.md).
 ``--onnx-input matrix`` (``build(model, "matrix")``): the numeric and binary inputs arrive
 already stacked, in one ``double [N, k]`` input in a stated order (:func:`matrix_columns`,
 recorded in the metadata), text inputs apart as named ``string [N]`` inputs. There no Concat
-is needed, and an integer model of conditions (whole-number points and intercept, no linear
+is needed, and an integer model of conditions (whole-number points, no linear
 term) is scored by a handful of kernels whatever its number of terms (:func:`_matrix_total`):
 its numeric conditions as 0/1 steps of one Gemm and one Clip (comparisons under "unmet"),
 then one MatMul by their points (onnxruntime's MatMul by a 1-D vector is about 25x slower than
@@ -78,6 +79,7 @@ except ImportError:  # the onnx extra is optional: build() says how to get it
 
 from scorecard.runtime import Input, Model, Term
 from scorecard.runtime.explain import check_k, reason_columns, reason_texts
+from scorecard.runtime.model import meta_dict
 from scorecard.runtime.score import coerce
 from scorecard.runtime.table import added_columns
 
@@ -158,7 +160,7 @@ def _value(g: Graph, inp: Input, value: object) -> str:
     return g.double(coerce(inp, value))  # type: ignore[arg-type]
 
 
-def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool,
+def _term(g: Graph, term: Term, inp: Input, x: str,
           unknown: Callable[[], str] | None = None) -> tuple[str, str]:
     """How the term joins the running total: ``("Add", the points it adds)``, a double [N]
     tensor, or ``("Sub", ...)`` for points of -1. Points of 1 and -1 need no ``Mul``:
@@ -186,19 +188,17 @@ def _term(g: Graph, term: Term, inp: Input, x: str, exact_where: bool,
         values = term.value if term.op == "in" else (term.value,)
         if any(str(v).strip() == "" for v in values):  # type: ignore[union-attr]
             condition = g.op("And", g.op("Not", unknown()), condition)
-    if exact_where:
-        return "Add", g.op("Where", condition, g.double(term.points), g.double(0))
     # The runtime adds an int 0 when the condition fails; Cast * points adds 0.0 or -0.0 (for
     # negative points): the same sum unless the running total is -0.0, and adding never makes
-    # -0.0 except from -0.0 + -0.0, so only an intercept of -0.0 needs Where.
+    # -0.0 except from -0.0 + -0.0, so a sum starting from 0.0 never is.
     hit = g.op("Cast", condition, to=TensorProto.DOUBLE)
     return (join, hit) if unit else ("Add", g.op("Mul", hit, g.double(term.points)))
 
 
-def _logistic(g: Graph, total: str, scale: int | float) -> str:
+def _logistic(g: Graph, total: str, scale: int | float, center: int | float) -> str:
     """runtime/risk.py's logistic risk of ``total``: NaN for NaN (``Where`` picks e / (1 + e),
     NaN / NaN)."""
-    z = g.op("Mul", total, g.double(float(scale)))
+    z = g.op("Mul", g.double(float(scale)), g.op("Sub", total, g.double(center)))
     e = g.op("Exp", g.op("Neg", g.op("Abs", z)))
     one = g.double(1.0)
     below = g.op("Add", one, e)
@@ -313,19 +313,20 @@ def build(model: Model, onnx_input: str = "columns", explain: int | None = None)
         if explain is not None:  # each term's points, for the reasons, from the matrix's columns
             parts = _ordered_total(g, model, _split(g, model, matrix, columns), matrix, None)[1]
     # 1.0 or 0.0 over 1.0, and 0/0 where the score is NaN (NaN equals nothing, not itself)
-    g.op("Div", g.op("Cast", g.op("Greater", total, g.double(0)), to=TensorProto.DOUBLE),
+    g.op("Div", g.op("Cast", g.op("Greater", total, g.double(model.threshold)), to=TensorProto.DOUBLE),
          g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out="prediction")
     if model.probability is not None:
         if model.probability["method"] == "logistic":
-            _logistic(g, total, model.probability["scale"])
+            _logistic(g, total, model.probability["scale"], model.probability.get("center", 0))
         else:
             _table(g, total, model.probability["table"])
     outputs = [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in outputs_named]
     if explain is not None:
         outputs += _reasons(g, model, parts, total, explain)
     graph = helper.make_graph(g.nodes, "scorecard", inputs, outputs, g.constants,
-                              doc_string="score = intercept + points of the terms that apply; "
-                                         "prediction = 1 when score > 0; NaN when a row cannot be scored")
+                              doc_string="score = the points of the terms that apply (the card's points total); "
+                                         f"prediction = 1 when score > {model.threshold!r}; NaN when a row cannot "
+                                         "be scored")
     proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR_VERSION,
                               producer_name="scorecard", doc_string=f"{model.kind} scoring system")
     helper.set_model_props(proto, {
@@ -335,6 +336,8 @@ def build(model: Model, onnx_input: str = "columns", explain: int | None = None)
         **({} if model.probability is None else
            {"probability": json.dumps(model.probability, ensure_ascii=False, sort_keys=True)}),
         **properties,
+        # the model's meta (title, description, classes, input labels and units), as the model file holds it
+        **({} if not model.meta else {"meta": json.dumps(meta_dict(model.meta), ensure_ascii=False, sort_keys=True)}),
     })
     onnx.checker.check_model(proto, full_check=True)
     return proto
@@ -390,17 +393,13 @@ def _ordered_total(g: Graph, model: Model, x: dict[str, str], rows_of: str,
         unscorable = missing[0]
         for more in missing[1:]:
             unscorable = g.op("Or", unscorable, more)
-    exact_where = model.intercept == 0 and math.copysign(1.0, model.intercept) < 0
-    parts = [_term(g, term, model.input(term.input), values[term.input], exact_where,
+    parts = [_term(g, term, model.input(term.input), values[term.input],
                    mask(model.input(term.input)) if model.unmet else None) for term in model.terms]
-    # intercept + part0 + part1 + ..., left to right; the last node writes ``out``. A nonzero
-    # intercept is a constant in the first Add; a zero one is a ConstantOfShape tensor, since
-    # onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0 must still give 0.0).
-    if model.intercept == 0 or not parts:
-        total = g.op("ConstantOfShape", g.op("Shape", rows_of, end=1), value=helper.make_tensor(
-            "intercept", TensorProto.DOUBLE, [1], [float(model.intercept)]), out=None if parts or unscorable else out)
-    else:
-        total = g.double(model.intercept)
+    # 0 + part0 + part1 + ..., left to right; the last node writes ``out``. The 0 is a
+    # ConstantOfShape tensor, since onnxruntime drops an Add of a constant 0 (and 0.0 + -0.0
+    # must still give 0.0).
+    total = g.op("ConstantOfShape", g.op("Shape", rows_of, end=1), value=helper.make_tensor(
+        "zero", TensorProto.DOUBLE, [1], [0.0]), out=None if parts or unscorable else out)
     for k, (join, part) in enumerate(parts):
         last = k == len(parts) - 1 and unscorable is None
         total = g.op(join, total, part, out=out if last else None)
@@ -455,7 +454,7 @@ def _split(g: Graph, model: Model, matrix: str, columns: list[str]) -> dict[str,
 
 
 def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> str:
-    """The score from the matrix input. An integer model (whole-number points and intercept)
+    """The score from the matrix input. An integer model (whole-number points)
     with no linear term adds only integers, whose sum no order changes: its numeric conditions
     are one MatMul of their 0/1 matrix by the points (steps of one Gemm and one Clip, or under
     "unmet", where a NaN must meet no condition, comparisons). Any other model (a linear term,
@@ -463,7 +462,7 @@ def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> st
     model's order from the matrix's columns (one Split), so the score is the runtime's to the
     bit in every case."""
     numeric = [t for t in model.terms if model.input(t.input).type != "categorical"]
-    integer = _integral(model.intercept) and all(_integral(t.points) for t in model.terms)
+    integer = all(_integral(t.points) for t in model.terms)
     if not integer or any(t.op == "linear" for t in numeric) or not numeric:
         return _ordered_total(g, model, _split(g, model, matrix, columns), matrix, "score")[0]
     index = {name: k for k, name in enumerate(columns)}
@@ -519,7 +518,7 @@ def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> st
         sub = Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=tuple(categorical), intercept=0,
                     missing=model.missing)
         sums.append(_ordered_total(g, sub, {i.name: i.name for i in sub.used_inputs}, sub.used_inputs[0].name, None)[0])
-    total = g.double(model.intercept + offset)
+    total = g.double(offset)
     for k, part in enumerate(sums):
         total = g.op("Add", total, part, out="score" if k == len(sums) - 1 else None)
     return total

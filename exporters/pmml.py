@@ -36,7 +36,7 @@ The document, element by element (docs/contract.md, "Exports"):
   ``prediction`` (``feature="decision"``: 1 when the score exceeds the threshold, else 0) and,
   for a model with a risk map, ``probability``: a risk table is a ``Discretize`` of the score
   into the table's steps (the risk of the largest table score at or below it: exactly the
-  runtime's double), the logistic map ``1 / (1 + exp(-scale * score))`` (within 1e-12).
+  runtime's double), the logistic map ``1 / (1 + exp(-scale * (score - center)))`` (within 1e-12).
 
 Models that cannot be PMML are refused with the reason (ExportError, exit 2): a model with no
 terms (a Scorecard needs at least one Characteristic, and one on no input reads nothing), and a
@@ -80,9 +80,9 @@ BLANK = "^[" + _ranges(WHITESPACE) + "]*$"
 def score_and_threshold(model: Model) -> tuple[int | float, int | float]:
     """``(initialScore, threshold)``: the score is ``initialScore`` plus the points of the
     conditions met, and the prediction is 1 when the score exceeds the threshold. The one
-    place the export defines what ``score`` means (now the intercept plus the points, so the
-    threshold is 0)."""
-    return model.intercept, 0
+    place the export defines what ``score`` means: the card's points total, so ``initialScore``
+    is 0 and the threshold is the model's)."""
+    return 0, model.threshold
 
 
 def _xml_ok(text: str) -> bool:
@@ -250,7 +250,7 @@ def _probability(d: _Doc, output: ET.Element, score: str) -> None:
     field = d.el(output, "OutputField", name="probability", feature="transformedValue", dataType="double",
                  optype="continuous")
     if probability["method"] == "logistic":
-        # 1 / (1 + exp(-scale * score))
+        # 1 / (1 + exp(-scale * (score - center)))
         ratio = d.apply(field, "/")
         d.constant(ratio, 1)
         below = d.apply(ratio, "+")
@@ -258,7 +258,9 @@ def _probability(d: _Doc, output: ET.Element, score: str) -> None:
         exp = d.apply(below, "exp")
         times = d.apply(exp, "*")
         d.constant(times, -float(probability["scale"]))
-        d.el(times, "FieldRef", field=score)
+        centred = d.apply(times, "-")
+        d.el(centred, "FieldRef", field=score)
+        d.constant(centred, float(probability.get("center", 0)))
         return
     table = probability["table"]
     # below the second table score: the first row's risk (defaultValue); from each later score on, its row's

@@ -4,8 +4,9 @@ The file is rendered from templates/python.py.j2 and follows runtime/score.py ex
 same reading of values (missing = absent, None, blank or NaN; integral numbers as ints), the
 same missing-value policy (under "unmet" a missing value is None, which a ``missing`` term
 meets and no other condition does: ``==``/``in`` are false for None, ``>=``/``<`` are
-guarded with ``is not None``), and one expression adding the intercept and each term left to
-right in the model's order, so int and float scores are the very values the runtime gives.
+guarded with ``is not None``), and one expression adding each term to 0 left to right in the
+model's order (the score is the card's points total, no intercept; ``predict`` compares it
+with the model's threshold), so int and float scores are the very values the runtime gives.
 A model of more than STAGE terms adds them in stages, each starting from the total of the
 one before (the same additions in the same order), as CPython cannot compile a sum thousands
 of terms deep.
@@ -19,12 +20,10 @@ file has batch functions that give the same values for many rows:
   over ``zip`` of the columns (``_scores``): no function call and no check per row. When one
   C-level pass over each column shows it holds only what ``score(row)`` would use unchanged
   (ints for a numeric input, non-blank text for a categorical one), the columns go to that
-  comprehension as they are. In an integer model (int intercept and points) the columns read
-  only by linear terms skip that pass, as any other value there raises or makes its row's
-  score a non-int, which one ``sum`` of the scores shows; and as every value added is then
-  an int, whose sum no order changes, that fast path adds the intercept last
-  (``_int_scores``): a running total of small points stays among CPython's cached small
-  ints instead of allocating an int per term. Otherwise every column is read value by value
+  comprehension as they are. In an integer model (int points) the columns read only by
+  linear terms skip that pass, as any other value there raises or makes its row's score a
+  non-int, which one ``sum`` of the scores shows; and as every value added is then an int,
+  the fast path (``_int_scores``) adds the terms alone, without the leading 0. Otherwise every column is read value by value
   like ``score(row)`` does, missing values set their rows aside, and ``_scores`` (the
   model's order) runs on the values read.
 - ``score_rows(rows)`` / ``predict_rows(rows)``: ``score``/``predict`` of each row mapping, as
@@ -60,6 +59,7 @@ from scorecard.runtime.explain import reason_texts
 from scorecard.runtime.score import NUMBER, coerce, int_limit
 from scorecard.runtime.table import CSV_ENCODING, added_columns
 
+from .layout import meta_lines
 from .registry import Exporter, register
 
 
@@ -130,15 +130,17 @@ def _probability(model: Model) -> dict | None:
     probability = model.probability
     if probability is None:
         return None
+    center = probability.get("center", 0)
     if probability["method"] == "logistic":
-        literal = repr({"method": "logistic", "scale": probability["scale"]})
+        literal = repr({"method": "logistic", "scale": probability["scale"], "center": center})
     else:  # only the checked fields (a stray key could hold a value repr cannot write back)
         literal = repr({"method": "table", "table": [{"score": row["score"], "risk": row["risk"]}
                                                      for row in probability["table"]]})
     if probability["method"] == "logistic":
         scale = probability["scale"]
-        return {"method": "logistic", "scale": repr(scale), "literal": literal,
-                "doc": f"1 / (1 + exp(-{'score' if scale == 1 else f'{scale!r} * score'}))"}
+        z = f"(score - {center!r})" if center else "score"
+        return {"method": "logistic", "scale": repr(scale), "center": repr(center), "literal": literal,
+                "doc": f"1 / (1 + exp(-{z if scale == 1 else f'{scale!r} * {z}'}))"}
     table = probability["table"]
     return {"method": "table", "literal": literal,
             "scores": repr(tuple(row["score"] for row in table)),
@@ -169,7 +171,7 @@ def render(model: Model) -> str:
     """The model as the text of a self-contained Python module."""
     imputed = model.imputed
     names = {inp.name: f"x{k}" for k, inp in enumerate(model.used_inputs)}
-    integral = model.intercept.__class__ is int and all(t.points.__class__ is int for t in model.terms)
+    integral = all(t.points.__class__ is int for t in model.terms)
     compared = {t.input for t in model.terms if t.op != "linear"}
     linear = {t.input for t in model.terms if t.op == "linear"}
 
@@ -193,12 +195,9 @@ def render(model: Model) -> str:
     # each term's points alone (explain): "+ e" is e, "- x" (a linear -1) is -x, the same value
     points = [Line(code=line.code[2:] if line.code.startswith("+ ") else f"-{line.code[2:]}", label=line.label)
               for line in lines]
-    int_sum = None  # an integer model's sum for int values, the intercept last (_int_scores)
+    int_sum = None  # an integer model's sum for int values, without the leading 0 (_int_scores)
     if integral and lines:
-        first = points[0]  # the first term has no total to join
-        sign = "-" if model.intercept < 0 else "+"
-        int_sum = {"stages": _stages([first] + lines[1:]),
-                   "intercept": f"{sign} {abs(model.intercept)}" if model.intercept else None}
+        int_sum = {"stages": _stages([points[0]] + lines[1:])}  # the first term has no total to join
     template = resources.files("scorecard.templates").joinpath("python.py.j2").read_text(encoding="utf-8")
     env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined, autoescape=False)
@@ -206,11 +205,11 @@ def render(model: Model) -> str:
         kind=model.kind, target=repr(model.target.name), positive=repr(model.target.positive),
         inputs=[(repr(i.name), repr(i.type)) for i in model.inputs],
         missing=repr(model.missing), unmet=model.unmet, used=[repr(i.name) for i in model.used_inputs],
-        reads=reads, intercept=repr(model.intercept), stages=_stages(lines), int_sum=int_sum, points=points,
-        reasons=[repr(text) for text in reason_texts(model)],
+        reads=reads, start="0", threshold=repr(model.threshold), stages=_stages(lines), int_sum=int_sum,
+        points=points, reasons=[repr(text) for text in reason_texts(model)],
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
         added="(" + ", ".join(f'"{name}"' for name in added_columns(model)) + ")",
-        csv_encoding=repr(CSV_ENCODING),
+        csv_encoding=repr(CSV_ENCODING), meta=[repr(line)[1:-1] for line in meta_lines(model)],
         probability=_probability(model), number_pattern=repr(NUMBER.pattern))
 
 

@@ -3,9 +3,9 @@
 The query reads table ``input`` (``table=`` renames it) and returns all of its columns plus
 ``score`` and ``prediction``. It follows runtime/score.py exactly:
 
-- ``score = intercept + term_1 + term_2 + ...`` written left to right in the model's order,
-  so a float score is the same IEEE double Python computes; integer points and an integer
-  intercept are integer literals, so a model over integer columns gives integer scores;
+- ``score = 0 + term_1 + term_2 + ...`` (the card's points total, no intercept) written left
+  to right in the model's order, so a float score is the same IEEE double Python computes;
+  integer points are integer literals, so a model over integer columns gives integer scores;
 - a row with a missing value (NULL; NaN where the engine has NaN; an empty or blank text in
   a categorical column) in an input the model uses gets ``score`` NULL and ``prediction``
   NULL, never a silent 0; under ``{"impute": ...}`` the stated value is used instead; under
@@ -13,10 +13,10 @@ The query reads table ``input`` (``table=`` renames it) and returns all of its c
   blank text where those could meet it) and a ``missing`` term its points
   (``CASE WHEN x IS NULL OR <NaN or blank> THEN points ELSE 0 END``); only an input of a
   ``linear`` term still makes the score NULL;
-- ``prediction`` is 1 when the score is > 0, else 0;
+- ``prediction`` is 1 when the score is > the model's threshold (``-intercept``), else 0;
 - when the model has a score-to-risk map (``model.probability``, runtime/risk.py), a third
-  column ``probability``, NULL when the score is NULL: for ``{"method": "logistic", "scale": s}``
-  the runtime's two-branch formula with ``z = s * score`` (``1 / (1 + EXP(-z))`` when
+  column ``probability``, NULL when the score is NULL: for ``{"method": "logistic", "scale": s,
+  "center": c}`` the runtime's two-branch formula with ``z = s * (score - c)`` (``1 / (1 + EXP(-z))`` when
   ``z >= 0``, else ``EXP(z) / (1 + EXP(z))``: EXP never overflows), where a ``z`` so negative
   that ``EXP(z)`` is 0 gives 0 directly (PostgreSQL raises "underflow" rather than return 0);
   the engine's EXP is the C library's, so the value is the runtime's up to the last bits of
@@ -61,6 +61,7 @@ from scorecard.runtime.names import has_hidden
 from scorecard.runtime.score import coerce
 from scorecard.runtime.table import added_columns
 
+from .layout import meta_lines, number_text
 from .registry import ExportError, Exporter, register
 from .sql_dialects import CASE_TERM, Dialect, dialect as find_dialect
 from .sql_explain import reason_sql
@@ -198,7 +199,7 @@ def score_stages(model: Model, d: Dialect) -> list[str]:
                           "use the duckdb or postgres dialect, or the python export")
     size = STAGE if d.lateral else max(len(lines), 1)
     chunks = [lines[k:k + size] for k in range(0, len(lines), size)] or [[]]
-    sums = [[d.number(model.intercept)] + chunks[0]]
+    sums = [[d.number(0)] + chunks[0]]
     sums += [[f'{SCORED}{k}."v"'] + chunk for k, chunk in enumerate(chunks[1:], start=1)]
     stages = ["(\n        " + "\n        ".join(total) + "\n    )" for total in sums[:-1]]
     total = "\n        ".join(sums[-1])
@@ -220,9 +221,9 @@ ONE_ABOVE = 40
 CASE_LEAF = 8
 
 
-def _logistic(d: Dialect, scale: int | float, total: str) -> str:
+def _logistic(d: Dialect, scale: int | float, center: int | float, total: str) -> str:
     """runtime/risk.py's logistic risk of the score ``total`` (NULL for NULL)."""
-    z = f"{d.number(float(scale))} * {total}"
+    z = f"{d.number(float(scale))} * ({total} - {d.number(center)})"
     one = d.number(1.0)
     return (f"CASE WHEN {total} IS NULL THEN NULL\n"
             f"      WHEN {z} > {ONE_ABOVE} THEN {one}\n"
@@ -254,7 +255,7 @@ def probability_expression(model: Model, d: Dialect, total: str) -> str | None:
     if probability is None:
         return None
     if probability["method"] == "logistic":
-        return _logistic(d, probability["scale"], total)
+        return _logistic(d, probability["scale"], probability.get("center", 0), total)
     return _table(d, probability["table"], total)
 
 
@@ -289,8 +290,9 @@ def _columns(names: tuple[str, ...]) -> str:
 
 def _risk_note(probability: dict) -> str:
     if probability["method"] == "logistic":
-        scale = probability["scale"]
-        z = "score" if scale == 1 else f"{scale!r} * score"
+        scale, center = probability["scale"], probability.get("center", 0)
+        z = f"score - {center!r}" if center else "score"
+        z = z if scale == 1 else f"{scale!r} * ({z})"
         return (f"1 / (1 + EXP(-z)) with z = {z}, the positive-class risk; needs EXP "
                 "(SQLite: built with its math functions, the default since 3.35)")
     return (f"the risk of the largest of the {len(probability['table'])} table scores at or below the score "
@@ -307,7 +309,8 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         if any(inp.name == clash for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the column the query adds; rename it")
     total = f'{SCORED}."score"'
-    outputs = [("prediction", d.prediction.format(score=total), "NULL when the score is NULL"),
+    threshold = d.number(model.threshold)
+    outputs = [("prediction", d.prediction.format(score=total, threshold=threshold), "NULL when the score is NULL"),
                ("probability", probability_expression(model, d, total),
                 "the risk at this score; NULL when the score is NULL")]
     outputs = [output for output in outputs if output[1] is not None]
@@ -322,7 +325,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     else:  # the prediction repeats the score; the probability reads it from a table of one column
         one = f'FROM (SELECT {stages[-1]} AS "score") AS {SCORED}'
         columns = [(f"{ROW}.*", ""), (f'{stages[-1]} AS "score"', "")]
-        columns += [(f'{d.prediction.format(score=stages[-1])} AS "prediction"', outputs[0][2])]
+        columns += [(f'{d.prediction.format(score=stages[-1], threshold=threshold)} AS "prediction"', outputs[0][2])]
         columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
     if explain is not None:
         reasons, reason_joins = reason_sql(model, d, explain, term_points(model, d), total if d.lateral else None,
@@ -339,7 +342,8 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     header = [
         f"-- scorecard {model.kind} model for {_label(model.target.name)} (positive: {_label(str(model.target.positive))})",
         f"-- dialect: {d.name}; reads table {_label(table)}; returns its columns plus {_columns(added)}",
-        "-- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0",
+        "-- score = the points total of the card: the points of the terms below, added in this order",
+        f"-- prediction = 1 when score > {number_text(model.threshold)} (the card's threshold)",
         f"-- missing values: {_policy(model)}",
         "-- numeric inputs must be numeric columns (cast numbers stored as text first)",
     ]
@@ -351,6 +355,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         header.append(f"-- reason_1..reason_{explain}, points_1..points_{explain}: the terms that added points > 0 "
                       "to the row (their card wording, their points), the most first, equal points in term order; "
                       "NULL where fewer terms added points or the row has no score")
+    header += [f"-- {_label(line)}" for line in meta_lines(model)]
     hidden = _hidden_names(model, table)
     if hidden:
         header.append("-- these names hold invisible or control characters, written exactly in the query (an editor "

@@ -104,11 +104,11 @@ WHITESPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()).encode()
 
 
 CASE_TERM = "CASE WHEN {condition} THEN {points} ELSE 0 END"
-CASE_PREDICTION = "CASE WHEN {score} > 0 THEN 1 WHEN {score} <= 0 THEN 0 END"
+CASE_PREDICTION = "CASE WHEN {score} > {threshold} THEN 1 WHEN {score} <= {threshold} THEN 0 END"
 
 DIALECTS: dict[str, Dialect] = {
     "sqlite": Dialect("sqlite", double="{}", condition_term="{points} * ({condition})", term_keeps_null=True,
-                      prediction="({score} > 0)", nan_test=None, trim=f"TRIM({{}}, CAST(X'{WHITESPACE}' AS TEXT))",
+                      prediction="({score} > {threshold})", nan_test=None, trim=f"TRIM({{}}, CAST(X'{WHITESPACE}' AS TEXT))",
                       lateral=False, max_terms=900),
     "duckdb": Dialect("duckdb", double="CAST('{}' AS DOUBLE)", condition_term=CASE_TERM, term_keeps_null=False,
                       prediction=CASE_PREDICTION, nan_test="isnan({})", trim=f"TRIM({{}}, decode(unhex('{WHITESPACE}')))"),

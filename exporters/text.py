@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from scorecard.runtime import Model, Training
 
-from .layout import Card, card, number_text, result_text, visible
+from .layout import Card, card, result_text, visible
 from .registry import Exporter, register
 
 BLANK = "......"
@@ -33,7 +33,7 @@ def pad(text: str, columns: int) -> str:
 
 def _rows(c: Card) -> list[str]:
     numbers = [f"{row.number}." for row in c.rows]
-    conditions = [visible(row.condition()) for row in c.rows]
+    conditions = [visible(row.condition() + (f"  [{row.raw}]" if row.raw else "")) for row in c.rows]
     num_w = max((len(n) for n in numbers), default=2)
     cond_w = max([width(t) for t in conditions] + [width(c.total_label)])
     indent = "  "
@@ -109,14 +109,12 @@ def render_text(model: Model, defaults: Mapping[str, Any] | None = None) -> str:
     lists only the options that differ from them instead of every option.
     """
     c = card(model)
-    blocks = [[visible(c.title), ""] + _rows(c)]
-    notes = []
+    head = [visible(text) for text in (c.heading, c.description) if text]
+    blocks = [head + [visible(c.title), ""] + _rows(c)]
+    notes = [visible(f"{name}: {text}") for name, text in c.glossary]
     if c.missing_note:
         notes.append(visible(c.missing_note))
-    total = "rules true" if c.is_rules else "points total"
-    sign = "-" if model.intercept < 0 else "+"
-    notes.append(f"Model score = {total} {sign} {number_text(abs(model.intercept))} (the score column of "
-                 f"`scorecard predict`); it predicts {visible(c.outcome)} when > 0.")
+    notes.append(c.score_note)
     blocks.append(notes)
     if c.risks or c.risk_formula:
         blocks.append(_risk_lines(c))

@@ -32,7 +32,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
-from scorecard.runtime import Input, Model, RowError, explain, predict, score
+from scorecard.runtime import Input, Model, RowError, decide, explain, score
 from scorecard.runtime.explain import reason_columns
 from scorecard.runtime.risk import risk_function
 from scorecard.runtime.score import coerce, contribution, int_limit, is_missing, read_inputs
@@ -42,6 +42,7 @@ from . import onnx as onnx_export
 from . import pmml as pmml_export
 from . import python as python_export
 from . import sql as sql_export
+from .layout import card, card_total, percent_text
 from .registry import ExportError
 from .sql_dialects import dialect
 
@@ -484,7 +485,7 @@ def cases_for(model: Model, rows: Iterable[Mapping[str, object]] | None = None, 
         except RowError as exc:
             raise RowError(f"{where}: {exc}") from None
         why = reason_row([r.text for r in found], [r.points for r in found], reasons) if reasons else ()
-        return Case(where, row, value, predict(model, row), risk(value), why)
+        return Case(where, row, value, decide(value, model.threshold), risk(value), why)
 
     return ([case(f"golden row {k}", g.row) for k, g in enumerate(model.golden)]
             + [case(f"data row {k + 1}", row) for k, row in enumerate(rows or ())])
@@ -497,11 +498,32 @@ def check_golden(model: Model, cases: list[Case]) -> FormatCheck:
     return _compare("model", "golden rows", golden, results)
 
 
+def check_card(model: Model, cases: list[Case]) -> FormatCheck:
+    """SCORE on the printed card (HTML, LaTeX, text: one layout) against the runtime's score:
+    the total a person adds up on each golden row, the verdict beside the card's one
+    threshold, and the risk the card prints at that total, as printed (one decimal of a
+    percent; where it prints one: a logistic card showing a sample of totals is compared at
+    those)."""
+    c = card(model)
+    golden = cases[:len(model.golden)]
+    results = []
+    for case in golden:
+        total = card_total(c, read_inputs(model, case.row))
+        shown = c.risk_at(total)
+        same = shown is None or case.probability is not None and percent_text(shown) == percent_text(case.probability)
+        results.append((total, decide(total, c.threshold), case.probability if same else shown))
+    check = _compare("card", "hand-added", golden, results, model.probability)
+    return check if model.probability is None else FormatCheck(
+        check.format, check.engine, check.ok, check.rows, check.mismatches, check.first_mismatch,
+        note=", the threshold and the risks the card prints")
+
+
 def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = None) -> list[FormatCheck]:
-    """Check every code export on the golden rows (and ``rows``) in every available engine."""
+    """Check the card and every code export on the golden rows (and ``rows``) in every
+    available engine."""
     k = reasons_for(model)
     cases = cases_for(model, rows, k)
-    checks = [check_golden(model, cases)] if model.golden else []
+    checks = [check_golden(model, cases), check_card(model, cases)] if model.golden else []
     for reasons in (0, k):  # the exports as written by default, then with their reason codes
         checks += [check_python(model, cases, reasons), check_sqlite(model, cases, reasons),
                    check_duckdb(model, cases, reasons), check_postgres(model, cases, pg_dsn, reasons),

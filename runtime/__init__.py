@@ -6,13 +6,13 @@ and only relative modules, so it still works when copied alone into another proj
 from .errors import (BadInputError, ConfigError, DataError, ExportError, InfeasibleError, Interrupted, ModelError,
                      NoModelInTimeError, RowError, ScorecardError, UsageError)
 from .explain import Reason, explain
-from .model import GoldenRow, Input, Model, Target, Term, Training, dump, dumps, load, loads
+from .model import GoldenRow, Input, InputMeta, Meta, Model, Target, Term, Training, dump, dumps, load, loads
 from .risk import risk
 from .score import decide, format_number, is_missing, predict, score
 from .table import ScoredTable, score_csv
 
 __all__ = [
-    "GoldenRow", "Input", "Model", "Target", "Term", "Training",
+    "GoldenRow", "Input", "InputMeta", "Meta", "Model", "Target", "Term", "Training",
     "dump", "dumps", "load", "loads", "decide", "format_number", "is_missing",
     "predict", "risk", "score", "ScoredTable", "score_csv", "explain", "Reason",
     "ScorecardError", "BadInputError", "UsageError", "ConfigError", "DataError", "ModelError", "RowError",

@@ -17,7 +17,11 @@ from .names import name_problem
 from .risk import check_probability
 
 FORMAT = "scorecard-model"
-VERSION = 1
+#: The version this code writes. Version 1 files (``score`` = intercept + points) still read:
+#: :func:`_from_version_1` turns their golden scores and risk map into version 2's score,
+#: the card's points total (docs/contract.md, "The model file").
+VERSION = 2
+READS = (1, 2)
 
 INPUT_TYPES = ("numeric", "binary", "categorical")
 OPS = ("linear", ">=", "<", "==", "in", "missing")
@@ -90,6 +94,50 @@ class Training:
 
 
 @dataclass(frozen=True)
+class InputMeta:
+    """How an input reads for a person: ``label`` ("Plasma glucose"), ``unit`` ("mg/dL"),
+    ``description`` (a sentence); each "" when not given. Display only: scoring reads the
+    input by its exact name."""
+
+    label: str = ""
+    unit: str = ""
+    description: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The label with its unit, "Plasma glucose (mg/dL)"; "" without a label."""
+        if not self.label:
+            return ""
+        return f"{self.label} ({self.unit})" if self.unit else self.label
+
+
+@dataclass(frozen=True)
+class Meta:
+    """What a model is for, in words (the model file's optional ``meta``): a ``title``, a
+    ``description`` (population and purpose), the names of the two classes (``negative``,
+    ``positive``: what prediction 0 and 1 mean) and per input its :class:`InputMeta`. Cards
+    show them; the code exports carry them as comments (ONNX: metadata). Scoring never reads
+    them."""
+
+    title: str = ""
+    description: str = ""
+    negative: str = ""
+    positive: str = ""
+    inputs: tuple[tuple[str, InputMeta], ...] = ()
+
+    def input(self, name: str) -> InputMeta:
+        """The metadata of input ``name`` (empty when none was given)."""
+        return dict(self.inputs).get(name, InputMeta())
+
+    def __bool__(self) -> bool:
+        return any((self.title, self.description, self.negative, self.positive, self.inputs))
+
+
+META_TEXTS = ("title", "description")
+INPUT_META = ("label", "unit", "description")
+
+
+@dataclass(frozen=True)
 class GoldenRow:
     """A row with the score and prediction every export must reproduce exactly."""
 
@@ -100,7 +148,8 @@ class GoldenRow:
 
 @dataclass(frozen=True)
 class Model:
-    """A trained scoring system: ``score = intercept + sum(points of terms that apply)``.
+    """A trained scoring system: ``score = sum(points of terms that apply)`` (the card's
+    points total), ``prediction = 1`` when ``score > threshold`` (``threshold = -intercept``).
 
     ``missing`` is ``"null"`` (a row lacking a used input has no score),
     ``{"impute": {input: value}}`` (the stated training-time value is used instead) or
@@ -118,6 +167,7 @@ class Model:
     probability: dict | None = None
     training: Training | None = None
     golden: tuple[GoldenRow, ...] = ()
+    meta: Meta = Meta()
 
     def __post_init__(self) -> None:
         _check_model(self)
@@ -165,7 +215,8 @@ class Model:
 
     @property
     def threshold(self) -> Number:
-        """Predict positive when the points (without intercept) exceed this number."""
+        """Predict positive when the score (the points total, no intercept) exceeds this
+        number: ``-intercept``, the one number the card states."""
         return -self.intercept
 
     @property
@@ -229,6 +280,20 @@ def _is_number(v: Any) -> bool:
         return math.isfinite(v)
     except OverflowError:  # an int no double holds (10^309 and more)
         return False
+
+
+def _check_meta(meta: Meta, names: Mapping[str, Input]) -> None:
+    """Every text a string without NUL; every input named one of the model's."""
+    texts = [("meta.title", meta.title), ("meta.description", meta.description),
+             ("meta.classes.negative", meta.negative), ("meta.classes.positive", meta.positive)]
+    for name, info in meta.inputs:
+        if name not in names:
+            _fail(f"meta.inputs.{name}", "is not one of the model's inputs")
+        texts += [(f"meta.inputs.{name}.{key}", getattr(info, key)) for key in INPUT_META]
+    for where, text in texts:
+        if not isinstance(text, str):
+            _fail(where, f"must be a string, got {text!r}")
+        _check_name(where, text)
 
 
 def _check_model(m: Model) -> None:
@@ -313,6 +378,7 @@ def _check_model(m: Model) -> None:
     elif m.missing not in POLICIES:
         _fail("missing", f'must be "null", "unmet" or {{"impute": {{...}}}}, got {m.missing!r}')
     _check_exact(m)
+    _check_meta(m.meta, names)
     check_probability(m.probability)
     if m.probability is not None and m.probability.get("method") == "table":
         for k, row in enumerate(m.probability.get("table", ())):
@@ -368,7 +434,52 @@ def to_dict(model: Model) -> dict:
         }
         if t.selection is not None:  # absent, not null, when C0 was given: older files read the same
             out["training"]["selection"] = t.selection
+    if model.meta:  # absent when there is none: files without it read the same
+        out["meta"] = meta_dict(model.meta)
     return out
+
+
+def meta_dict(meta: Meta) -> dict:
+    """``meta`` as the model file writes it (only the texts given)."""
+    out: dict = {key: getattr(meta, key) for key in META_TEXTS if getattr(meta, key)}
+    classes = {key: getattr(meta, key) for key in ("negative", "positive") if getattr(meta, key)}
+    if classes:
+        out["classes"] = classes
+    inputs = {name: {key: getattr(info, key) for key in INPUT_META if getattr(info, key)} for name, info in meta.inputs}
+    inputs = {name: info for name, info in inputs.items() if info}
+    if inputs:
+        out["inputs"] = inputs
+    return out
+
+
+def meta_from_dict(raw: Any) -> Meta:
+    """The ``meta`` object of a model file (or a ``[meta]`` TOML table), checked for shape;
+    names are checked against the model's inputs when the Model is built."""
+    if raw is None:
+        return Meta()
+    if not isinstance(raw, dict):
+        _fail("meta", "must be an object")
+    for key in raw:
+        if key not in META_TEXTS + ("classes", "inputs"):
+            _fail(f"meta.{key}", "is not a meta field (title, description, classes, inputs)")
+    classes = _get(raw, "classes", "meta.", dict, optional=True) or {}
+    for key in classes:
+        if key not in ("negative", "positive"):
+            _fail(f"meta.classes.{key}", "must be negative or positive")
+    inputs = []
+    for name, info in (_get(raw, "inputs", "meta.", dict, optional=True) or {}).items():
+        if not isinstance(info, dict):
+            _fail(f"meta.inputs.{name}", "must be an object of label, unit, description")
+        for key in info:
+            if key not in INPUT_META:
+                _fail(f"meta.inputs.{name}.{key}", "is not one of label, unit, description")
+        inputs.append((name, InputMeta(**{key: _get(info, key, f"meta.inputs.{name}.", str, optional=True) or ""
+                                          for key in INPUT_META})))
+    return Meta(title=_get(raw, "title", "meta.", str, optional=True) or "",
+                description=_get(raw, "description", "meta.", str, optional=True) or "",
+                negative=_get(classes, "negative", "meta.classes.", str, optional=True) or "",
+                positive=_get(classes, "positive", "meta.classes.", str, optional=True) or "",
+                inputs=tuple(sorted(inputs)))
 
 
 def dumps(model: Model) -> str:
@@ -420,6 +531,30 @@ def _selection(raw: dict | None) -> dict | None:
     return raw
 
 
+def _from_version_1(d: dict) -> dict:
+    """A version 1 file's fields in version 2's meaning. Version 1's score was ``intercept +
+    points``; version 2's is the points total, so each golden score and risk table score
+    loses the intercept, and the logistic map (``1 / (1 + exp(-s * (intercept + points)))``)
+    gains ``center = -intercept``. An integer score converts exactly (every trained model on
+    integer-valued conditions); a fractional one by one subtraction."""
+    intercept = d.get("intercept")
+    if not _is_number(intercept):
+        return d  # from_dict names the field
+    out = dict(d)
+    golden = d.get("golden")
+    if isinstance(golden, list):
+        out["golden"] = [dict(g, score=g["score"] - intercept) if isinstance(g, dict) and _is_number(g.get("score"))
+                         else g for g in golden]
+    probability = d.get("probability")
+    if isinstance(probability, dict) and probability.get("method") == "logistic":
+        out["probability"] = dict(probability, center=-intercept)
+    elif isinstance(probability, dict) and isinstance(probability.get("table"), list):
+        out["probability"] = dict(probability, table=[
+            dict(row, score=row["score"] - intercept) if isinstance(row, dict) and _is_number(row.get("score"))
+            else row for row in probability["table"]])
+    return out
+
+
 def from_dict(d: Any) -> Model:
     """Build a :class:`Model` from parsed JSON, validating every field."""
     if not isinstance(d, dict):
@@ -427,9 +562,11 @@ def from_dict(d: Any) -> Model:
     if d.get("format") != FORMAT:
         _fail("format", f"must be {FORMAT!r}; this is not a scorecard model file")
     version = d.get("version")
-    if version != VERSION:
-        _fail("version", f"this scorecard reads version {VERSION}, the file is version {version!r}; "
-              "upgrade scorecard or retrain the model")
+    if version not in READS or isinstance(version, bool):
+        _fail("version", f"this scorecard reads versions {', '.join(map(str, READS))}, the file is version "
+              f"{version!r}; upgrade scorecard or retrain the model")
+    if version == 1:
+        d = _from_version_1(d)
     target = _get(d, "target", "", dict)
     inputs = []
     for k, raw in enumerate(_get(d, "inputs", "", list)):
@@ -477,7 +614,7 @@ def from_dict(d: Any) -> Model:
         intercept=_get(d, "intercept", "", (int, float)),
         missing=d.get("missing", "null"),
         probability=_get(d, "probability", "", dict, optional=True),
-        training=training, golden=tuple(golden))
+        training=training, golden=tuple(golden), meta=meta_from_dict(d.get("meta")))
 
 
 #: The most digits an integer in a model file may have: beyond, it is no finite double.

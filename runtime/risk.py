@@ -3,15 +3,19 @@
 A model trained for it says how its score maps to the probability of the positive class
 (the "risk" column of a risk scorecard). ``probability`` is ``null`` or one of:
 
-``{"method": "logistic", "scale": s}``
-    ``risk = 1 / (1 + exp(-s * score))``. Models trained with the logistic loss carry
-    ``scale = 1.0``: their score *is* the log-odds the loss was fitted to.
+``score`` is the card's points total (runtime/score.py; no intercept).
 
-``{"method": "table", "table": [{"score": x, "risk": r}, ...]}``
+``{"method": "logistic", "scale": s, "center": c}``
+    ``risk = 1 / (1 + exp(-s * (score - c)))`` (``center`` 0 when absent). Models trained
+    with the logistic loss carry ``scale = 1.0`` and ``center`` = their threshold: their
+    score minus the threshold *is* the log-odds the loss was fitted to.
+
+``{"method": "table", "table": [{"score": x, "risk": r, "low": l, "high": h}, ...]}``
     A calibrated, monotone step function: rows sorted by ``score`` (strictly increasing),
-    ``risk`` in [0, 1] and non-decreasing (isotonic regression of the training labels on
-    the scores, one row where it steps: ``trainer/calibrate.py``). A score reads the row of
-    the largest table score at or below it; a score below the first row reads the first row.
+    ``risk`` in [0, 1] and non-decreasing (``trainer/calibrate.py``: a monotone logistic
+    fit of the outcome on the score, one row per score a person can reach, each with its
+    95 % interval ``low`` <= ``risk`` <= ``high``, optional). A score reads the row of the
+    largest table score at or below it; a score below the first row reads the first row.
     Used for models trained with the 0-1 loss (and the other losses).
 
 Exporters print the same thing: the logistic formula, or the table as a "score -> risk"
@@ -47,6 +51,9 @@ def check_probability(probability: Any) -> None:
         scale = probability.get("scale")
         if not _number(scale) or scale <= 0:
             raise ModelError(f"probability.scale: must be a number > 0, got {scale!r}")
+        center = probability.get("center", 0)
+        if not _number(center):
+            raise ModelError(f"probability.center: must be a finite number, got {center!r}")
         return
     table = probability.get("table")
     if not isinstance(table, list) or not table:
@@ -62,6 +69,10 @@ def check_probability(probability: Any) -> None:
             raise ModelError(f"{where}.score: scores must be strictly increasing")
         if row["risk"] < last_risk:
             raise ModelError(f"{where}.risk: risks must not decrease as the score grows")
+        for key, ok in (("low", lambda v: 0 <= v <= row["risk"]), ("high", lambda v: row["risk"] <= v <= 1)):
+            if key in row and not (_number(row[key]) and ok(row[key])):
+                raise ModelError(f"{where}.{key}: must be a number between 0 and 1 on the {key} side of the "
+                                 f"risk, got {row[key]!r}")
         last_score, last_risk = row["score"], row["risk"]
 
 
@@ -79,12 +90,12 @@ def risk_function(probability: dict | None) -> Callable[[float | None], float | 
     if probability is None:
         return lambda score: None
     if probability["method"] == "logistic":
-        scale = probability["scale"]
+        scale, center = probability["scale"], probability.get("center", 0)
 
         def logistic(score: float | None) -> float | None:
             if score is None:
                 return None
-            z = scale * score
+            z = scale * (score - center)
             return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
         return logistic

@@ -1,7 +1,9 @@
 """Scoring rows with a model: the reference every export is checked against.
 
-``score = intercept + sum(contribution of each term)``, added left to right in the order of
-``model.terms`` (every export adds in the same order, so float scores agree to the bit).
+``score = sum(contribution of each term)``, the points total a person adds up on the card
+(no intercept), added left to right from 0 in the order of ``model.terms`` (every export adds
+in the same order, so float scores agree to the bit); ``prediction = 1`` when the score is
+``> model.threshold`` (``-intercept``: the number the card states).
 Integer points on integer data stay Python ints. A value is *missing* when the key is
 absent, ``None``, an empty or blank string or NaN; under the ``"null"`` policy a row missing
 an input the model uses has no score (``None``), never a silent 0. Under ``"unmet"`` a
@@ -141,31 +143,33 @@ def term_points(model: Model, row: Mapping[str, object]) -> list[Number] | None:
 
 
 def total(model: Model, points: list[Number] | None) -> Number | None:
-    """The score from :func:`term_points`: the intercept, then each term's points added left
-    to right in term order (None stays None)."""
+    """The score from :func:`term_points`: the points total of the card (no intercept), each
+    term's points added left to right in term order from 0 (None stays None)."""
     if points is None:
         return None
-    result: Number = model.intercept
+    result: Number = 0
     for p in points:
         result = result + p
     return result
 
 
 def score(model: Model, row: Mapping[str, object]) -> Number | None:
-    """The row's score (intercept plus points), or None when it cannot be scored."""
+    """The row's score (the points total of the card, no intercept), or None when it cannot
+    be scored."""
     return total(model, term_points(model, row))
 
 
-def decide(total: Number | None) -> int | None:
-    """Prediction from a score: 1 when the score is > 0, else 0 (None stays None)."""
+def decide(total: Number | None, threshold: Number) -> int | None:
+    """Prediction from a score: 1 when the score is > ``threshold`` (``model.threshold``),
+    else 0 (None stays None)."""
     if total is None:
         return None
-    return 1 if total > 0 else 0
+    return 1 if total > threshold else 0
 
 
 def predict(model: Model, row: Mapping[str, object]) -> int | None:
     """1 for the positive class, 0 otherwise, None when the row cannot be scored."""
-    return decide(score(model, row))
+    return decide(score(model, row), model.threshold)
 
 
 def format_number(value: Number | None) -> str:
@@ -175,3 +179,46 @@ def format_number(value: Number | None) -> str:
     if isinstance(value, float):
         return repr(value)
     return str(value)
+
+
+def _input_totals(model: Model, name: str) -> set[Number] | None:
+    """The points the terms on input ``name`` can add up to together, over every value the
+    input can take; None when unbounded (a ``linear`` term on a numeric input)."""
+    terms = [t for t in model.terms if t.input == name]
+    tests = [t for t in terms if t.op != "missing"]
+    kind = model.input(name).type
+    # None: the value unknown, which the "unmet" policy scores (a linear term's input excepted)
+    unknown: list = [None] if model.unmet and not any(t.op == "linear" for t in terms) else []
+    if kind == "binary":
+        values: list = [0, 1]
+    elif kind == "categorical":
+        named = {c for t in tests for c in (t.value if t.op == "in" else (t.value,))}  # type: ignore[union-attr]
+        other = "\x00other"
+        while other in named:
+            other += "\x00"
+        values = sorted(named) + [other]
+    elif any(t.op == "linear" for t in terms):
+        return None
+    elif not tests:  # only "unknown" rows: any known value is as good as another
+        values = [0]
+    else:  # thresholds and equalities: each cut, each gap between cuts, and beyond both ends
+        cuts = sorted({t.value for t in tests})  # type: ignore[type-var]
+        values = cuts + [(a + b) / 2 for a, b in zip(cuts, cuts[1:])] + [cuts[0] - 1, cuts[-1] + 1]
+    return {sum(contribution(t, x) for t in terms) for x in values + unknown}
+
+
+def reachable_scores(model: Model, most: int) -> list[int] | None:
+    """Every score (card points total) some row can reach, sorted; None when the points are
+    not all integers, an input is unbounded (a ``linear`` term on a numeric input) or there
+    are more than ``most`` totals. The cards print a risk at each; training calibrates there."""
+    if not all(isinstance(t.points, int) for t in model.terms):
+        return None
+    totals = {0}
+    for inp in model.used_inputs:
+        adds = _input_totals(model, inp.name)
+        if adds is None:
+            return None
+        totals = {a + b for a in totals for b in adds}
+        if len(totals) > most:
+            return None
+    return sorted(totals)

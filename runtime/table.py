@@ -169,7 +169,7 @@ def score_csv(model: Model, infile: TextIO, outfile: TextIO, source: str = "DATA
         value = total(model, points)
         rows += 1
         unscored += value is None
-        out = [format_number(value), format_number(decide(value))]
+        out = [format_number(value), format_number(decide(value, model.threshold))]
         if with_probability:
             out.append(format_number(risk(value)))
         if explain:

@@ -1,7 +1,7 @@
 """A model on data: what ``scorecard report`` and ``scorecard monitor`` show. Standard library only.
 
-:func:`read_sample` scores the rows of one CSV file (header and records as
-``runtime.table.csv_records`` reads them, the reader of every command) with the runtime:
+:func:`read_sample` scores the rows of one data file (header, and records ``(where, cells)``,
+``where`` naming the row in a message: as ``predict`` reads the file) with the runtime:
 score and prediction through ``runtime.score`` (``score``, ``decide``) and risk through
 ``runtime.risk``, the outcome from the model's target column, and the missing cells of each
 used input. :func:`validate` turns
@@ -95,7 +95,7 @@ def _positive_key(positive: object) -> object:
     return key.lower() if isinstance(key, str) and key.lower() in BOOLEANS else key
 
 
-def read_sample(model: Model, header: list[str], records: Iterable[tuple[int, list[str]]], source: str,
+def read_sample(model: Model, header: list[str], records: Iterable[tuple[object, list]], source: str,
                 outcome: str = "optional") -> Sample:
     """Score every record; ``outcome`` is "required" (the file must hold the model's target
     column), "optional" (labels when it does) or "ignored". Refuses, naming ``source`` and the
@@ -122,23 +122,23 @@ def read_sample(model: Model, header: list[str], records: Iterable[tuple[int, li
                 if not is_missing(cell):
                     coerce(inp, cell)
         except RowError as exc:
-            raise RowError(f"{source}: line {line}: {exc}") from None
+            raise RowError(f"{source}: {line}: {exc}") from None
         sample.scores.append(value)
-        sample.predictions.append(decide(value))
+        sample.predictions.append(decide(value, model.threshold))
         sample.risks.append(to_risk(value))
         for inp in inputs:
             sample.values[inp.name].append(row[inp.name])
         if sample.labels is not None:
             cell = row[target]
             if is_missing(cell):
-                raise DataError(f"{source}: line {line}: the outcome {target!r} is empty; every row needs one")
+                raise DataError(f"{source}: {line}: the outcome {target!r} is empty; every row needs one")
             key = _outcome_key(cell)
             if isinstance(key, str) and key.lower() in BOOLEANS:  # True, TRUE and true are one class
                 key = key.lower()
             classes.setdefault(key, cell.strip())
             if len(classes) > 2:
                 shown = ", ".join(repr(v) for v in classes.values())
-                raise DataError(f"{source}: line {line}: the outcome {target!r} holds a third value ({shown}); "
+                raise DataError(f"{source}: {line}: the outcome {target!r} holds a third value ({shown}); "
                                 "it must hold the model's two classes")
             sample.labels.append(1 if key == positive else 0)
     if not sample.rows:

@@ -253,27 +253,57 @@ def _configure(options: dict):
     return TrainConfig(**merged), target, positive
 
 
+MetaFile = Annotated[Optional[str], typer.Option("--meta", metavar="FILE.toml", help=(
+    "The model's title, description, class names and per input label, unit, description "
+    "(TOML: title, description, [classes], [inputs.COL]); also the [meta] table of --config."))]
+Title = Annotated[Optional[str], typer.Option("--title", help="The card's title.")]
+Description = Annotated[Optional[str], typer.Option("--description", help="Population and purpose, one sentence.")]
+Labels = Annotated[Optional[list[str]], typer.Option("--label", metavar="COL=TEXT",
+                                                     help="How COL reads on the card (repeat the flag).")]
+Units = Annotated[Optional[list[str]], typer.Option("--unit", metavar="COL=UNIT", help="COL's unit (repeat the flag).")]
+
+
+def _meta(meta_file: str | None, config: str | None, title, description, labels, units) -> dict:
+    """The metadata given to ``train`` or ``meta``: [meta] of --config, then --meta, then flags."""
+    from scorecard.metadata import combine, read_toml
+
+    base = read_toml(config, "meta") if config else {}
+    if meta_file:
+        extra = read_toml(meta_file)
+        base = {**base, **{k: v for k, v in extra.items() if k not in ("inputs", "classes")},
+                "classes": {**base.get("classes", {}), **extra.get("classes", {})},
+                "inputs": {name: {**base.get("inputs", {}).get(name, {}), **info}
+                           for name, info in {**base.get("inputs", {}), **extra.get("inputs", {})}.items()}}
+    return combine(base, title, description, _per_column(labels, "--label", form="COL=TEXT"),
+                   _per_column(units, "--unit", form="COL=UNIT"))
+
+
 @app.command()
 @with_train_options
 def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help="Where to write MODEL.json.")],
-          options: dict) -> None:
+          options: dict, meta_file: MetaFile = None, title: Title = None, description: Description = None,
+          label: Labels = None, unit: Units = None) -> None:
     """Train a scoring system on DATA and write the model file.
 
     Ctrl-C during the search writes the best model found so far (status interrupted) and
     exits 130."""
     from scorecard.live import LiveProgress
+    from scorecard.metadata import apply, check_inputs
     from scorecard.runtime import dumps
     from scorecard.trainer.train import train as fit
 
-    _check_paths([data, options.get("config")], [("-o", output)])
+    _check_paths([data, options.get("config"), meta_file], [("-o", output)])
     cfg, target_name, positive_value = _configure(options)
+    meta = _meta(meta_file, options.get("config"), title, description, label, unit)
     deadline = _deadline(cfg)
     labeled = _load_data(data, target_name, positive_value, cfg)
+    check_inputs(meta.get("inputs") or {}, {inp.name for inp in labeled.inputs}, "--meta/--label/--unit")
     live = LiveProgress(verbose=cfg.verbose)
     try:
         fitted = fit(labeled, cfg, progress=live, deadline=deadline, warn=_warn)
     finally:
         live.close()
+    fitted = apply(fitted, meta, "--meta/--label/--unit")
     write_atomic(output, dumps(fitted))
     _say(summary(fitted, output))
     if fitted.training is not None and fitted.training.status == "interrupted":
@@ -297,6 +327,21 @@ def summary(model, output: str) -> str:
 
 
 # ---------------------------------------------------------------------------- show / predict
+
+
+@app.command()
+def meta(model: ModelPath, output: Annotated[Optional[str], typer.Option(
+             "-o", "--output", help="Where to write the model (default: MODEL.json itself).")] = None,
+         meta_file: MetaFile = None, title: Title = None, description: Description = None,
+         label: Labels = None, unit: Units = None) -> None:
+    """Add or change a model's title, description, class names, labels and units (no retraining)."""
+    from scorecard.metadata import apply
+    from scorecard.runtime import dumps, load
+
+    target = output or model
+    _check_paths([meta_file], [("-o", target)])
+    fitted = apply(load(model), _meta(meta_file, None, title, description, label, unit), "--meta/--label/--unit")
+    write_atomic(target, dumps(fitted))
 
 
 @app.command()
@@ -470,14 +515,31 @@ def cv(data: Data, options: dict,
 # ---------------------------------------------------------------------------- report / monitor
 
 
+class _Where:
+    """Where a data row is, named only when a message needs it (finding a CSV line costs a scan)."""
+
+    def __init__(self, locate, k: int):
+        self.locate, self.k = locate, k
+
+    def __str__(self) -> str:
+        return self.locate(self.k)
+
+
 def _sample(model, path: str, outcome: str):
     """The rows of ``path`` scored by the runtime, read as ``predict`` reads them."""
-    from scorecard.runtime.table import csv_records
     from scorecard.runtime.validation import read_sample
+    from scorecard.trainer.data.columnar import text_batches
 
-    with _csv_text(path) as infile:
-        header, records = csv_records(infile, path)
-        return read_sample(model, header, records, path, outcome)
+    header, batches, locate = text_batches(path, path)
+
+    def records():
+        k = 0
+        for batch in batches:
+            for cells in zip(*(column.to_pylist() for column in batch.columns)):
+                yield _Where(locate, k), list(cells)
+                k += 1
+
+    return read_sample(model, header, records(), path, outcome)
 
 
 @app.command()

@@ -134,7 +134,7 @@ class BatchScorer:
             score = pc.if_else(pa.array(floats), _distinct_text(total, floats, format_number), score)
         blank = pa.array(~scored)
         out = [pc.if_else(blank, "", score),
-               pc.if_else(blank, "", pc.if_else(pa.array(total > 0), "1", "0"))]
+               pc.if_else(blank, "", pc.if_else(pa.array(total > self.model.threshold), "1", "0"))]
         if self.with_probability:
             out.append(pc.if_else(blank, "", _distinct_text(total, scored, lambda v: format_number(self.risk(v)))))
         return out

@@ -4,8 +4,9 @@
    ({input name: value}) to have each row's condition evaluated as scorecard.runtime does.
    card.html#rows=<URI-encoded JSON list of such objects> scores each in turn and writes
    [[score, prediction], ...] (null when a row has no score) into #batch, for checks.
-   The sum starts at the intercept and adds the rows in order, as every export does; the
-   result is also left in #total's data-score / data-prediction attributes for machines. */
+   The score is the points total: the sum starts at 0 and adds the rows in order, as every
+   export does, and predicts when it is > the threshold; the result is also left in
+   #total's data-score / data-prediction attributes for machines. */
 (function () {
   "use strict";
   var model = JSON.parse(document.getElementById("scorecard-model").textContent);
@@ -89,7 +90,7 @@
   }
 
   function compute() {
-    var points = 0, score = model.intercept, problem = blocked;
+    var points = 0, problem = blocked;
     model.rows.forEach(function (r, k) {
       var part = 0, c = controls[k];
       if (r.multiply) {
@@ -100,15 +101,14 @@
         part = r.points;
       }
       points += part;
-      score += part;
       parts[k].textContent = (r.multiply || c.checked) ? signed(part, k > 0) : "";
       lines[k].classList.toggle("on", r.multiply ? c.value !== "" : c.checked);
     });
     total.textContent = problem ? "\u2026" : String(points);
-    total.setAttribute("data-score", problem ? "" : String(score));
-    total.setAttribute("data-prediction", problem ? "" : (score > 0 ? "1" : "0"));
+    total.setAttribute("data-score", problem ? "" : String(points));
+    total.setAttribute("data-prediction", problem ? "" : (points > model.threshold ? "1" : "0"));
     verdict.textContent = problem || (verdict.getAttribute("data-prefix") + String(points) + " " +
-      verdict.getAttribute(score > 0 ? "data-yes" : "data-no"));
+      verdict.getAttribute(points > model.threshold ? "data-yes" : "data-no"));
     var column = problem ? null : riskColumn(points);
     Array.prototype.forEach.call(risks, function (td) {
       td.classList.toggle("here", column !== null && Number(td.getAttribute("data-points")) === column);

@@ -44,8 +44,10 @@ def _positive_text(data: LabeledData) -> str:
     return visible(f"{data.target.name} = {data.target.positive}")  # a warning a person reads
 
 
-def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = False) -> list[str]:
-    """An empty model, or one no better than the majority class (one message each)."""
+def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = False,
+                   loss: str = "zero-one") -> list[str]:
+    """An empty model, or one no better than the majority class (one message each), in the
+    words of the loss trained (``--loss``: C0 buys training accuracy only under the 0-1 loss)."""
     t = model.training
     n = len(data.y)
     positives = int((data.y > 0).sum())
@@ -53,10 +55,15 @@ def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = Fa
     price = f"{c0:g}" if isinstance(c0, (int, float)) else str(c0)
     where = f"at C0 = {price}" + (" (chosen by cross-validation)" if chosen else "")
     if not model.terms:
-        predicts = _positive_text(data) if model.intercept > 0 else f"not {_positive_text(data)}"
+        predicts = _positive_text(data) if 0 > model.threshold else f"not {_positive_text(data)}"
         smaller = "a smaller --c0" if chosen else "--c0 auto or a smaller --c0"
-        return [f"the model has no terms: {where} no condition pays for itself (each must fix about "
-                f"{_pct(c0) if isinstance(c0, (int, float)) else 'its C0'} of the training rows); it predicts {predicts} for every row; try {smaller}"]
+        if loss == "zero-one":
+            price = (f"each must fix about {_pct(c0) if isinstance(c0, (int, float)) else 'its C0'} "
+                     "of the training rows")
+        else:
+            price = f"each must lower the mean {loss} loss per training row by at least C0"
+        return [f"the model has no terms: {where} no condition pays for itself ({price}); it predicts "
+                f"{predicts} for every row; try {smaller}"]
     if t is not None and t.train_error >= majority_error - 1e-12:
         return [f"the model's training error ({_pct(t.train_error)}) is no better than predicting the majority "
                 f"class for every row ({_pct(majority_error)}); try a smaller --c0, a wider --coef-min/--coef-max, "

@@ -191,7 +191,9 @@ class SLIMClassifier:
         return coef
 
     def decision_function(self, X) -> np.ndarray:
-        """The score of each row (intercept plus points); > 0 predicts ``classes_[1]``."""
+        """Each row's score minus the model's threshold (scikit-learn's convention: > 0 predicts
+        ``classes_[1]``); the card's SCORE, the ``score`` of ``predict`` and the exports, is
+        this plus ``model_.threshold``."""
         if not hasattr(self, "model_"):
             raise _not_fitted(self)
         return np.array([np.nan if s is None else s for s in self._scores(X)], dtype=float)
@@ -199,7 +201,9 @@ class SLIMClassifier:
     def _scores(self, X) -> list:
         """The runtime's score of each row of ``X`` (None where a row has none)."""
         frame = self._frame(X, fitting=False)
-        return [runtime_score(self.model_, row) for row in frame.to_dict(orient="records")]
+        rows = frame.to_dict(orient="records")
+        out = np.array([runtime_score(self.model_, row) for row in rows], dtype=float)
+        return out - self.model_.threshold
 
     def predict(self, X) -> np.ndarray:
         """The predicted label of each row."""

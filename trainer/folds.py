@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Callable, Iterable
 
 import numpy as np
-from scorecard.runtime import Model, predict
+from scorecard.runtime import Model, predict, score
 from scorecard.runtime.errors import ConfigError, InfeasibleError, NoModelInTimeError
 
 from .data.prepare import LabeledData
@@ -79,6 +79,13 @@ def error_rate(model: Model, data: LabeledData) -> float:
     return wrong / len(data.y)
 
 
+def margins(model: Model, data: LabeledData) -> np.ndarray:
+    """Each row's score minus the model's threshold (NaN where the row has no score): what the
+    risk calibration of ``--c0 auto`` fits out of fold (trainer/calibrate.py)."""
+    values = [score(model, row) for row in data.frame.to_dict("records")]
+    return np.array([math.nan if v is None else v - model.threshold for v in values], dtype=np.float64)
+
+
 def model_size(model: Model) -> int:
     """Number of non-zero coefficients (terms with points), as the paper counts model size."""
     return sum(1 for t in model.terms if t.points != 0)
@@ -99,6 +106,7 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
         train: Callable[..., Model], infeasible: type[Exception] = InfeasibleError,
         on_result: Callable[[FoldResult], None] = lambda r: None,
         progress: Callable | None = None, deadline: Deadline | None = None,
+        on_model: Callable[[float, np.ndarray, Model, LabeledData], None] = lambda c0, test, model, data: None,
         **train_options) -> list[FoldResult]:
     """Every fold of every C0 value, each C0 followed by its summary row.
 
@@ -107,7 +115,8 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
     fit costs more than its share; the grid's later C0 values are then left out). None: each
     fit gets ``config.time_limit`` of its own. A fold with no model within the constraints
     (``infeasible``) or within its time is a row without errors.
-    ``train_options`` go to every ``train`` call.
+    ``on_model(c0, test rows, fold model, test data)`` sees each fold's model with the rows it
+    did not see. ``train_options`` go to every ``train`` call.
     """
     parts = stratified_folds(data.y, folds, config.seed)
     everything = np.arange(len(data.y))
@@ -131,6 +140,7 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
             except infeasible:
                 result = FoldResult(c0, number, None, None, None, 0.0, INFEASIBLE, None)
             else:
+                on_model(c0, test, model, test_data)
                 t = model.training
                 result = FoldResult(c0, number, error_rate(model, fit_data), error_rate(model, test_data),
                                     model_size(model), t.seconds if t else 0.0, t.status if t else "unknown",

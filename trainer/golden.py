@@ -3,7 +3,7 @@
 Chosen to exercise the whole model (docs/contract.md, "The model file"): for every term a row where
 it applies and one where it does not (for a ``linear`` term, the rows with the smallest and
 the largest value of its input), the rows closest to the decision boundary on each side
-(score 0 and 1 for integer scores), and, when the data had missing values, a row with a
+(the threshold and one above it for integer scores), and, when the data had missing values, a row with a
 used input blanked (no score under ``"null"``, the imputed score under imputation, the
 score of a value that meets no condition but "unknown" under ``"unmet"``, where the trainer
 adds it even when the data had none). Deterministic:
@@ -69,8 +69,9 @@ def choose(model: Model, frame: pd.DataFrame, blank: str | None = None) -> tuple
             take(int(np.argmax(~on)) if not on.all() else None)
     rows = np.flatnonzero(scored)
     values = total[rows]
-    above, below = values > 0, values <= 0
-    for side, key in ((below, -values), (above, values)):
+    threshold = model.threshold
+    above, below = values > threshold, values <= threshold
+    for side, key in ((below, threshold - values), (above, values - threshold)):
         near, at = key[side], rows[side]
         if len(near) > BOUNDARY_ROWS:  # only rows as near as the BOUNDARY_ROWS-th nearest
             keep = near <= np.partition(near, BOUNDARY_ROWS - 1)[BOUNDARY_ROWS - 1]
@@ -82,12 +83,12 @@ def choose(model: Model, frame: pd.DataFrame, blank: str | None = None) -> tuple
     for i in sorted(picked):
         row = _record(frame, i)
         s = score(model, {name: row[name] for name in columns})
-        golden.append(GoldenRow(row=row, score=s, prediction=decide(s)))
+        golden.append(GoldenRow(row=row, score=s, prediction=decide(s, threshold)))
     if blank is not None:
         row = _record(frame, picked[0] if picked else 0)
         row[blank] = None
         s = score(model, row)
-        golden.append(GoldenRow(row=row, score=s, prediction=decide(s)))
+        golden.append(GoldenRow(row=row, score=s, prediction=decide(s, threshold)))
     return tuple(golden)
 
 

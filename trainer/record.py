@@ -33,13 +33,14 @@ def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercep
                    solver: str, status: str, objective: float, lower_bound: float, gap: float,
                    seconds: float, params: dict, probability) -> Model:
     """The model file of a trained scoring system: its terms, the training record (the
-    certificate and the training error by the runtime's rule, score > 0), the score-to-risk
-    map ``probability`` (a callable of the training scores and labels) and golden rows,
+    certificate and the training error by the runtime's rule, score > threshold), the
+    score-to-risk map ``probability`` (a callable of the model, its training scores, the
+    card's points totals, and the labels) and golden rows,
     among them a row with a used input blanked when the data had missing values or the
     policy is ``"unmet"`` (an input read by conditions, so the row has a score, where one is)."""
     coef = np.asarray(coef, dtype=np.int64)
-    scores = intercept + design.X @ coef.astype(np.float64)
-    errors = int(np.sum((scores > 0) != (data.y > 0)))
+    points = design.X @ coef.astype(np.float64)
+    errors = int(np.sum((points > -intercept) != (data.y > 0)))
     model = model_from_solution(data, design, coef, intercept, kind)
     training = Training(solver=solver, status=status, objective=objective, lower_bound=lower_bound, gap=gap,
                         seconds=round(seconds, 3), train_error=errors / len(data.y), n_rows=len(data.y),
@@ -51,5 +52,5 @@ def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercep
         blank = conditions[0] if conditions else used[0] if used else None
     if blank is None and data.missing_counts and used:
         blank = used[0]
-    return with_golden(replace(model, training=training, probability=probability(scores, data.y)),
+    return with_golden(replace(model, training=training, probability=probability(model, points, data.y)),
                        data.frame, blank)

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+import numpy as np
 from scorecard.runtime import Model
 from scorecard.runtime.errors import ConfigError
 
 from .data.prepare import LabeledData
-from .folds import RULE, FoldResult, GridPoint, c0_grid, grid_points, one_standard_error, run, smaller_class
+from .folds import RULE, FoldResult, GridPoint, c0_grid, grid_points, margins, one_standard_error, run, smaller_class
 from .options.config import TrainConfig
 from .solvers.options import Deadline
 
@@ -32,6 +33,9 @@ class Selection:
     points: tuple[GridPoint, ...]
     chosen: float
     results: tuple[FoldResult, ...] = ()
+    #: Out-of-fold margins at the chosen C0: each row's score minus the threshold of the fold
+    #: model that did not see it (NaN where that fold found no model or the row no score).
+    margins: np.ndarray | None = None
 
     def record(self) -> dict:
         """The model file's ``training.selection``."""
@@ -58,8 +62,15 @@ def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progre
     k = folds_for(smaller_class(data.y))
     grid = c0_grid(len(data.y))
     extra = {} if work_limit is None else {"work_limit": work_limit}
-    results = run(data, config, k, grid, fit, on_result=on_result, progress=progress, deadline=deadline, **extra)
+    out_of_fold = {c0: np.full(len(data.y), np.nan) for c0 in grid}
+
+    def keep(c0: float, test: np.ndarray, model: Model, test_data: LabeledData) -> None:
+        out_of_fold[c0][test] = margins(model, test_data)
+
+    results = run(data, config, k, grid, fit, on_result=on_result, progress=progress, deadline=deadline,
+                  on_model=keep, **extra)
     points = grid_points(results)
     best = one_standard_error(points)
     chosen = best.c0 if best is not None else grid[len(grid) // 2]
-    return Selection(folds=k, points=tuple(points), chosen=chosen, results=tuple(results))
+    return Selection(folds=k, points=tuple(points), chosen=chosen, results=tuple(results),
+                     margins=out_of_fold[chosen])

@@ -24,6 +24,8 @@ import time
 from dataclasses import replace
 from typing import Optional
 
+import numpy as np
+
 from scorecard.runtime import Model
 from scorecard.runtime.errors import InfeasibleError, NoModelInTimeError
 
@@ -76,8 +78,18 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
     selection = choose_c0(data, config, deadline.within(CV_SHARE * deadline.remaining()), progress,
                           fit=_fold_fit, work_limit=work_limit)
     model = _train(data, config.with_options(c0=selection.chosen), progress, deadline, work_limit, start, warn,
-                   chosen=True)
+                   chosen=True, out_of_fold=selection.margins)
     return replace(model, training=replace(model.training, selection=selection.record()))
+
+
+def _usable(out_of_fold: np.ndarray | None, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The out-of-fold (margin, label) pairs of the rows that have one, or None when there are
+    none of both classes (the calibration then fits the training scores)."""
+    if out_of_fold is None:
+        return None
+    known = ~np.isnan(out_of_fold)
+    labels = y[known]
+    return (out_of_fold[known], labels) if (labels > 0).any() and (labels <= 0).any() else None
 
 
 def c0_matters(config: TrainConfig) -> bool:
@@ -93,12 +105,13 @@ def _fold_fit(data: LabeledData, config: TrainConfig, progress=None, **options) 
 
 
 def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline | None, work_limit: float | None,
-           start: float, warn, chosen: bool = False) -> Model:
-    """``train`` with a numeric C0."""
+           start: float, warn, chosen: bool = False, out_of_fold: np.ndarray | None = None) -> Model:
+    """``train`` with a numeric C0. ``out_of_fold``: the cross-validation's margins at this C0
+    (``select.Selection.margins``), which the 0-1 loss model's risk table is fitted on."""
     options = solve_options(config, deadline, work_limit)
     if config.loss != "zero-one":  # convex losses: cutting planes (Section 4.1)
         model = train_convex(data, config, options, progress)
-        for message in advice.model_warnings(model, data, config.c0, chosen):
+        for message in advice.model_warnings(model, data, config.c0, chosen, config.loss):
             advice.warn(message, warn)
         return model
     design = design_for(data, config)
@@ -124,9 +137,9 @@ def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline 
         gap=relative_gap(objective, bound) if bound is not None else 1.0,
         seconds=time.monotonic() - start,
         params=config.to_params() | ({"reduction": reduction} if reduction else {}),
-        probability=risk_table)
+        probability=lambda model, points, y: risk_table(model, points, y, _usable(out_of_fold, data.y)))
     numeric = {i.name for i in data.inputs if i.type == "numeric"}
     messages = advice.unusable_linear_columns(design, problem, numeric, {t.input for t in model.terms})
-    for message in advice.model_warnings(model, data, config.c0, chosen) + messages:
+    for message in advice.model_warnings(model, data, config.c0, chosen, config.loss) + messages:
         advice.warn(message, warn)
     return model

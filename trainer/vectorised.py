@@ -57,11 +57,10 @@ def policy_column(model: Model, name: str, missing: np.ndarray, number: np.ndarr
 
 
 def totals(model: Model, columns: dict[str, Column], n: int) -> tuple[np.ndarray, np.ndarray]:
-    """(score, is_float): the runtime's score of every row as a double, and whether the
-    runtime holds it as a float (else an int)."""
-    intercept = model.intercept
-    total = np.full(n, float(intercept))
-    is_float = np.full(n, isinstance(intercept, float))
+    """(score, is_float): the runtime's score of every row (the points total, added from 0 in
+    term order) as a double, and whether the runtime holds it as a float (else an int)."""
+    total = np.zeros(n)
+    is_float = np.zeros(n, dtype=bool)
     for term in model.terms:
         column = columns[term.input]
         points = term.points

@@ -65,7 +65,7 @@ def test_predict_scores_every_row_like_the_runtime(cli, trained, tmp_path):
     assert len(rows) == 683
     for row in rows:
         assert row["score"] == str(score(model, row))
-        assert row["prediction"] == str(int(score(model, row) > 0))
+        assert row["prediction"] == str(int(score(model, row) > model.threshold))
 
 
 def test_infeasible_constraints_exit_3_with_no_model(cli, tmp_path):

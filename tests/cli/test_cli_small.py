@@ -37,7 +37,7 @@ def test_predict_writes_standard_output_without_o_or_with_dash(cli, write, tmp_p
     model = _model(tmp_path / "m.json")
     for args in ((), ("-o", "-")):
         run = cli("predict", model, data, *args)
-        assert (run.code, run.out, run.err) == (0, "a,score,prediction\n1,-3,0\n3,1,1\n", "")
+        assert (run.code, run.out, run.err) == (0, "a,score,prediction\n1,2,0\n3,6,1\n", "")
     assert not (tmp_path / "-").exists()
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from scorecard.runtime import (
     GoldenRow,
     Input,
+    InputMeta,
+    Meta,
     Model,
     Target,
     Term,
@@ -23,7 +25,7 @@ def _with_golden(model: Model, rows: list[dict]) -> Model:
     golden = tuple(GoldenRow(row, score(model, row), predict(model, row)) for row in rows)
     return Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=model.terms,
                  intercept=model.intercept, missing=model.missing, probability=model.probability,
-                 training=model.training, golden=golden)
+                 training=model.training, golden=golden, meta=model.meta)
 
 
 def breastcancer() -> Model:
@@ -92,7 +94,7 @@ def sleep_apnea() -> Model:
                Term("retired", "==", 1, 2, ""), Term("female", "==", 1, -8, "")),
         intercept=-19,
         missing={"impute": {"body mass index": 27.5}},
-        probability={"method": "table", "table": [{"score": s - 19, "risk": round(1 / (1 + 2.718281828 ** (-(s - 19) / 6)), 4)}
+        probability={"method": "table", "table": [{"score": s, "risk": round(1 / (1 + 2.718281828 ** (-(s - 19) / 6)), 4)}
                                                   for s in range(0, 61, 4)]})
     return _with_golden(model, [{"age": 65, "body mass index": 30, "snoring": 1, "hypertension": 0,
                                  "bronchitis": 0, "cataplexy": 0, "dozes off while watching TV": 1,
@@ -123,6 +125,23 @@ def hostile() -> Model:
         missing={"impute": {f"num{HOSTILE}": 1}})
     return _with_golden(model, [{f"num{HOSTILE}": 3, f"cat{HOSTILE}": f"v{HOSTILE}"},
                                 {f"num{HOSTILE}": 1, f"cat{HOSTILE}": "b"}])
+
+
+def labelled() -> Model:
+    """The breastcancer card with metadata (issue 14 item 1): a title, a description, class
+    names, labels with units and a description; one label hostile (a comment closer, a line
+    break, HTML and LaTeX specials)."""
+    meta = Meta(title="Breast cancer: benign or malignant?",
+                description="Fine-needle aspirates of breast masses, 683 patients; flags the likely benign.",
+                negative="malignant", positive="benign",
+                inputs=(("BareNuclei", InputMeta(label="Bare nuclei */ -- \n<b>&%", unit="grade 1-10",
+                                                 description="nuclei without cytoplasm, 1 (none) to 10 (most)")),
+                        ("UniformityOfCellSize", InputMeta(label="Uniformity of cell size", unit="grade 1-10"))))
+    base = breastcancer()
+    return Model(kind=base.kind, target=base.target, inputs=base.inputs, terms=base.terms, intercept=base.intercept,
+                 training=base.training, golden=base.golden, meta=meta,
+                 probability={"method": "table", "table": [{"score": s, "risk": round(min(max(
+                     1 / (1 + 2.718281828 ** (-(s - 17) / 3)), 1e-6), 1 - 1e-6), 6)} for s in range(6, 61)]})
 
 
 def diabetes_unmet() -> Model:
@@ -161,4 +180,4 @@ def glucose_linear_unmet() -> Model:
 
 ALL = {"breastcancer": breastcancer, "mushroom": mushroom, "m_of_n": m_of_n, "sleep_apnea": sleep_apnea,
        "long_card": long_card, "hostile": hostile, "diabetes_unmet": diabetes_unmet,
-       "glucose_linear_unmet": glucose_linear_unmet}
+       "glucose_linear_unmet": glucose_linear_unmet, "labelled": labelled}

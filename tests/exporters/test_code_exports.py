@@ -220,7 +220,8 @@ def test_python_batch_errors_are_the_rows_errors(tmp_path):
     with pytest.raises(RowError, match=r"row 2: column 'BareNuclei': 'abc' is not a number"):
         score_columns({"UniformityOfCellSize": [1, 2, 3, "x"], "BareNuclei": [1, 2, "abc", 4]})
     # row 0's bad BareNuclei comes after its missing UniformityOfCellSize: no score, no error
-    assert score_columns({"UniformityOfCellSize": [None, 2], "BareNuclei": ["abc", 1]}) == [None, -3]
+    assert score_columns({"UniformityOfCellSize": [None, 2], "BareNuclei": ["abc", 1]}) == [
+        None, score(breastcancer_model(), {"UniformityOfCellSize": 2, "BareNuclei": 1})]
     assert score(breastcancer_model(), {"UniformityOfCellSize": None, "BareNuclei": "abc"}) is None
     with pytest.raises(RowError, match="row 0: column 'UniformityOfCellSize'"):
         score_columns({"UniformityOfCellSize": [math.inf, 2], "BareNuclei": [None, 1]})

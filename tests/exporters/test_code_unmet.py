@@ -72,10 +72,10 @@ def python_rows() -> list[dict]:
 
 def test_runtime_scores_every_missing_form_and_never_loses_the_row():
     m = conditions_model()
-    assert score(m, {}) == -3 + 1 + 2  # nothing known: the "unknown" rows only
-    assert score(m, {"glu": NAN, "bmi class": "  ", "pregnant": None}) == 0 and predict(m, {}) == 0
-    assert score(m, {"glu": "", "bmi class": "obese", "pregnant": 1}) == -3 + 1 + 3 + 5  # predicts positive
-    assert score(m, {"glu": 150, "bmi class": " ", "pregnant": ""}) == -3 + 4 + 2  # ' ' is blank: not "in"
+    assert score(m, {}) == 1 + 2  # nothing known: the "unknown" rows only
+    assert score(m, {"glu": NAN, "bmi class": "  ", "pregnant": None}) == 3 and predict(m, {}) == 0
+    assert score(m, {"glu": "", "bmi class": "obese", "pregnant": 1}) == 1 + 3 + 5 and m.threshold == 3  # predicts positive
+    assert score(m, {"glu": 150, "bmi class": " ", "pregnant": ""}) == 4 + 2  # ' ' is blank: not "in"
     assert all(score(m, r) is not None for r in python_rows())
 
 
@@ -179,8 +179,8 @@ def test_verify_agrees_in_every_engine_on_rows_with_missing_values(build, pg_dsn
     model = with_golden(model, rows[:40:3] + rows[-7:])
     assert any(is_missing(v) for g in model.golden for v in g.row.values())
     checks = verify(model, rows, pg_dsn=pg_dsn)
-    # every export as written, then with its reason codes (--explain); PMML carries its own
-    assert [(c.format, c.ok) for c in checks] == [("model", True)] + [("python", True), ("sql", True),
-                                                  ("sql", True), ("sql", True), ("onnx", True),
-                                                  ("onnx", True)] * 2 + [("pmml", True)], \
+    # the card, every export as written, then with its reason codes (--explain); PMML carries its own
+    assert [(c.format, c.ok) for c in checks] == [("model", True), ("card", True)] + [
+        ("python", True), ("sql", True), ("sql", True), ("sql", True), ("onnx", True), ("onnx", True)] * 2 + [
+        ("pmml", True)], \
         [c.line() for c in checks]

@@ -6,6 +6,7 @@ One headless Chromium run per model prints the page to PDF and, through the page
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Callable
@@ -15,6 +16,7 @@ from engines import Elements, chromium, pdf_info, pdf_text, squash
 from paper_models import ALL, HOSTILE, hostile, sleep_apnea
 from scorecard.exporters.html import SYMBOLS, render_html, script_json
 from scorecard.exporters.layout import card
+from scorecard.runtime.names import visible
 from scorecard.runtime import Input, Model, Target, Term, predict, risk, score
 
 
@@ -70,7 +72,8 @@ def test_printout_shows_title_rows_and_points(printed, name):
     assert narrow(c.total_label) in text
     for row in c.rows:
         assert narrow(f"{row.number}.") in text
-        assert narrow(row.condition(SYMBOLS)) in text
+        assert narrow(visible(row.condition(SYMBOLS))) in text  # a line break in a label reads [U+000A]
+        assert not row.raw or narrow(row.raw) in text  # a labelled input's column name, small
         if not c.is_rules:
             assert narrow(row.points_text) in text
 
@@ -94,9 +97,9 @@ def test_page_makes_no_network_reference(name):
 def test_hostile_names_print_as_text_and_never_run(printed):
     p = printed("hostile")
     text = squash(p.text)
-    for visible in ('</script><script>alert("x")</script>', "<!--", "é", "ü", "猫", "a--b", "<<c>>",
-                    "%$#_{}~^\\'q'"):
-        assert squash(visible) in text
+    for shown in ('</script><script>alert("x")</script>', "<!--", "é", "ü", "猫", "a--b", "<<c>>",
+                  "%$#_{}~^\\'q'"):
+        assert squash(shown) in text
     for dom in (Elements(p.html), p.dom):
         scripts = [attrs for tag, attrs in dom.tags if tag == "script"]
         assert len(scripts) == 2
@@ -111,7 +114,7 @@ def test_model_data_cannot_close_its_script_block():
 
 def test_risk_table_is_printed_by_card_score(printed):
     text = squash(printed("sleep_apnea").text)
-    assert squash("RISK OF OSA or UARS BY SCORE") in text
+    assert squash("RISK OF OSA or UARS = yes BY SCORE") in text
     assert squash("SCORE < 4 \u2265 4 \u2265 8 \u2265 12") in text
     assert squash("RISK 4.0% 7.6%") in text
 
@@ -181,8 +184,9 @@ def test_bidi_controls_print_as_code_points_and_still_match_exactly(tmp_path):
     dom = Elements(chromium(page, pdf, rows, tmp_path / "profile"))
     text = squash(pdf_text(pdf))
     assert squash("colo[U+202D]ur = [U+202E]der") in text
-    assert squash("a[U+200B]ge") in text and squash("PREDICT sick[U+2067] IF SCORE > 3") in text
-    assert json.loads(dom.text["batch"]) == [[score(model, row), predict(model, row)] for row in rows] == [[1, 1], [-1, 0]]
+    assert squash("a[U+200B]ge") in text and squash("PREDICT sick[U+2067] = yes IF SCORE > 3") in text
+    batch = json.loads(dom.text["batch"])
+    assert batch == [[score(model, row), predict(model, row)] for row in rows] and [p for _, p in batch] == [1, 0]
     outside_data = html.split('id="scorecard-model">')[0]  # the page before its JSON model block
     assert not any(c in outside_data for c in "\u202d\u202e\u200b\u2067")
 
@@ -235,3 +239,18 @@ def test_calculator_strips_exactly_the_whitespace_the_runtime_strips():
     for a, b in re.findall(r"\\u([0-9a-f]{4})(?:-\\u([0-9a-f]{4}))?", body):
         chars |= {chr(c) for c in range(int(a, 16), int(b or a, 16) + 1)}
     assert chars == set(WHITESPACE) == {chr(c) for c in range(0x110000) if chr(c).isspace()}
+
+
+def test_a_labelled_card_reads_in_its_words(printed):
+    """Issue 14 item 1: title, description, the positive class by name, labels with units and
+    the raw column names still findable; the threshold stated once; no 0 % or 100 %."""
+    p = printed("labelled")
+    text = narrow(p.text)
+    for words in ("Breast cancer: benign or malignant?", "683 patients", "PREDICT benign (Benign = 1) IF SCORE > 17",
+                  "Uniformity of cell size (grade 1-10)", "UniformityOfCellSize", "BareNuclei",
+                  "nuclei without cytoplasm", "Proven optimal on 683 training rows"):
+        assert narrow(words) in text, words
+    assert not re.search(r"(?<![0-9.])(0\.0|100\.0)%", text) and narrow("> 99.9%") in text
+    assert 1 < len(card(p.model).risks) < len(p.model.probability["table"])  # the run of "> 99.9%" is one column
+    assert "<b>" not in p.html.split('id="scorecard-model"')[0]  # the hostile label is text, escaped
+    assert p.pages == 1

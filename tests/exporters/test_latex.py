@@ -9,6 +9,7 @@ from engines import pdf_info, pdf_text, pdflatex, squash
 from paper_models import ALL, breastcancer
 from scorecard.exporters.latex import render_latex, tex
 from scorecard.exporters.layout import card
+from scorecard.runtime.names import visible
 from scorecard.exporters.registry import ExportError
 from scorecard.runtime import Input, Model, Target, Term
 
@@ -47,7 +48,7 @@ def test_pdf_shows_title_rows_and_points(compiled, name):
     assert squash(c.title.replace("猫", "[U+732B]").replace("🙂", "[U+1F642]")) in text
     assert squash(c.total_label) in text
     for row in c.rows:
-        condition = row.condition({">=": "\u2265"}).replace("猫", "[U+732B]").replace("🙂", "[U+1F642]")
+        condition = visible(row.condition({">=": "\u2265"})).replace("猫", "[U+732B]").replace("🙂", "[U+1F642]")
         assert squash(f"{row.number}.") in text
         assert squash(condition) in text
         if not c.is_rules:
@@ -110,3 +111,11 @@ def test_bidi_controls_and_invisible_characters_print_as_code_points(tmp_path):
     text = squash(pdf_text(pdflatex(source)))
     assert squash("colo[U+202D]ur = [U+202E]der") in text
     assert squash("soft[U+00AD]hy[U+200B]phen") in text
+
+
+def test_a_labelled_card_compiles_with_its_words(compiled):
+    text = squash(compiled("labelled").text)
+    for words in ("Breast cancer: benign or malignant?", "PREDICT benign (Benign = 1) IF SCORE > 17",
+                  "Uniformity of cell size (grade 1-10)", "UniformityOfCellSize", "Bare nuclei */ -- [U+000A]<b>&%"):
+        assert squash(words) in text, words
+    assert compiled("labelled").info["Pages"] == "1"

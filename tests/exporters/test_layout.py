@@ -16,7 +16,7 @@ def lines(model: Model) -> list[tuple[str, str]]:
 
 def test_breastcancer_reads_like_the_papers_figure():
     c = card(breastcancer())
-    assert c.title == "PREDICT Benign IF SCORE > 17"
+    assert c.title == "PREDICT Benign = 1 IF SCORE > 17"
     assert lines(breastcancer()) == [("UniformityOfCellSize", "\u00d7 4"), ("BareNuclei", "\u00d7 2")]
     assert c.total_label == "ADD POINTS FROM ROWS 1-2"
 
@@ -69,7 +69,7 @@ def test_adding_the_rows_gives_the_runtime_score(build):
         points = sum(row[r.input] * r.points if r.multiply
                      else r.points if any(contribution(t, row[r.input]) for t in r.terms) else 0
                      for r in c.rows)
-        assert points + model.intercept == score(model, row)
+        assert points == score(model, row)
 
 
 def test_threshold_rows_and_binary_rows():
@@ -80,7 +80,7 @@ def test_threshold_rows_and_binary_rows():
 
 def test_m_of_n_title_counts_rules():
     c = card(m_of_n())
-    assert c.title == "PREDICT Benign IF AT LEAST 5 OF THE FOLLOWING 8 RULES ARE TRUE"
+    assert c.title == "PREDICT Benign = 1 IF AT LEAST 5 OF THE FOLLOWING 8 RULES ARE TRUE"
     assert c.rows[0].condition() == "UniformityOfCellSize >= 3"
 
 
@@ -125,7 +125,7 @@ def _with_table(model: Model, table: list[dict]) -> Model:
 
 def test_a_few_integer_steps_are_shown_at_every_total_between_them():
     model = breastcancer()
-    steps = [{"score": model.intercept + s, "risk": r} for s, r in ((2, 0.1), (5, 0.5), (7, 0.9))]
+    steps = [{"score": s, "risk": r} for s, r in ((2, 0.1), (5, 0.5), (7, 0.9))]
     risks = card(_with_table(model, steps)).risks
     assert [(r.score_text, r.risk_text) for r in risks] == [
         ("2", "10.0%"), ("3", "10.0%"), ("4", "10.0%"), ("5", "50.0%"), ("6", "50.0%"), ("7", "90.0%")]
@@ -134,7 +134,7 @@ def test_a_few_integer_steps_are_shown_at_every_total_between_them():
 
 def test_real_valued_steps_are_labelled_where_each_starts():
     model = breastcancer()
-    steps = [{"score": model.intercept + s, "risk": r} for s, r in ((-3.25, 0.0), (0.1 + 0.2, 0.4), (12.5, 1.0))]
+    steps = [{"score": s, "risk": r} for s, r in ((-3.25, 0.0), (0.1 + 0.2, 0.4), (12.5, 1.0))]
     c = card(_with_table(model, steps))
     assert [r.score_text for r in c.risks] == ["< 0.3", "\u2265 0.3", "\u2265 12.5"]
     assert c.risk_steps
@@ -160,4 +160,4 @@ def test_unmet_adding_the_ticked_rows_gives_the_runtime_score_with_unknown_value
     for _ in range(300):
         row = {name: rng.choice(values) for name, values in candidates.items()}
         points = sum(r.points if any(contribution(t, row[r.input]) for t in r.terms) else 0 for r in c.rows)
-        assert points + model.intercept == score(model, row)
+        assert points == score(model, row)

@@ -61,8 +61,8 @@ def risk_table(model: Model, rows: list[dict], every: int = 2) -> dict:
             "table": [{"score": s, "risk": (k + 1) / (len(picked) + 2) + 1e-9 * k} for k, s in enumerate(picked)]}
 
 
-def logistic(scale: float) -> dict:
-    return {"method": "logistic", "scale": scale}
+def logistic(scale: float, center: float = 0) -> dict:
+    return {"method": "logistic", "scale": scale, "center": center}
 
 
 def _cases() -> dict[str, tuple[Model, str]]:
@@ -74,7 +74,8 @@ def _cases() -> dict[str, tuple[Model, str]]:
         model = build()
         rows = case_rows(model, data)
         out[f"{name}-table"] = (replace(model, probability=risk_table(model, rows)), data)
-        out[f"{name}-logistic"] = (replace(model, probability=logistic(0.37 if name == "heart" else 1.0)), data)
+        out[f"{name}-logistic"] = (replace(model, probability=logistic(0.37 if name == "heart" else 1.0, model.threshold)),
+                                         data)
     # one table row only, and a table whose first score is above every score (all read row 0)
     model = breastcancer_model()
     one_row = {"method": "table", "table": [{"score": 3, "risk": 0.25}]}
@@ -213,14 +214,14 @@ def test_predict_adds_probability_and_refuses_a_data_column_of_that_name():
     out = io.StringIO()
     score_csv(model, io.StringIO("UniformityOfCellSize,BareNuclei\n1,2\n,3\n5,0\n"), out)
     assert out.getvalue() == ("UniformityOfCellSize,BareNuclei,score,prediction,probability\n"
-                              f"1,2,-4,0,{risk(model, -4)!r}\n,3,,,\n5,0,2,1,{risk(model, 2)!r}\n")
+                              f"1,2,4,0,{risk(model, 4)!r}\n,3,,,\n5,0,10,1,{risk(model, 10)!r}\n")
     with pytest.raises(RowError, match="already has a column 'probability'"):
         score_csv(model, io.StringIO("UniformityOfCellSize,BareNuclei,probability\n1,2,0.5\n"), io.StringIO())
     # a model without a map keeps the two columns and lets a 'probability' column through
     plain = replace(model, probability=None)
     out = io.StringIO()
     score_csv(plain, io.StringIO("UniformityOfCellSize,BareNuclei,probability\n1,2,0.5\n"), out)
-    assert out.getvalue() == "UniformityOfCellSize,BareNuclei,probability,score,prediction\n1,2,0.5,-4,0\n"
+    assert out.getvalue() == "UniformityOfCellSize,BareNuclei,probability,score,prediction\n1,2,0.5,4,0\n"
 
 
 def test_an_input_named_probability_is_refused_only_with_a_map():
@@ -263,7 +264,7 @@ def test_the_card_shows_the_logistic_map():
     c = card(model)
     assert c.risk_formula == "risk = 1 / (1 + exp(-(SCORE - 1)))"
     assert [r.score for r in c.risks] == [0, 1, 2, 3, 4]
-    assert [r.risk for r in c.risks] == [risk(model, model.intercept + k) for k in range(5)]
+    assert [r.risk for r in c.risks] == [risk(model, k) for k in range(5)]
     text = render_text(model)
     assert "RISK BY SCORE\n  risk = 1 / (1 + exp(-(SCORE - 1)))\n  score " in text
 

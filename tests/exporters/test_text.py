@@ -9,11 +9,12 @@ from scorecard.runtime import Input, Model, Target, Term
 def test_breastcancer_card_and_training_certificate():
     text = render_text(breastcancer())
     lines = text.splitlines()
-    assert lines[0] == "PREDICT Benign IF SCORE > 17"
+    assert lines[0] == "PREDICT Benign = 1 IF SCORE > 17"
     assert "1.  UniformityOfCellSize      \u00d7 4      ......" in text
     assert "2.  BareNuclei                \u00d7 2    + ......" in text
     assert "ADD POINTS FROM ROWS 1-2  SCORE  = ......" in text
-    assert "Model score = points total - 17" in text
+    assert "SCORE is the points total, the score column of `scorecard predict` and of every export." in text
+    assert text.count("17") == 1  # the threshold, stated once
     training = text[text.index("HOW IT WAS TRAINED"):]
     for expected in ("solver       cbc", "status       optimal", "objective    0.0412", "lower bound  0.0412",
                      "gap          0 (0.00%)", "time         3.2 s", "train error  0.034 (3.4%)",
@@ -29,7 +30,7 @@ def test_no_training_block_without_training():
 
 def test_m_of_n_lists_rules_to_tick():
     text = render_text(m_of_n())
-    assert text.startswith("PREDICT Benign IF AT LEAST 5 OF THE FOLLOWING 8 RULES ARE TRUE\n")
+    assert text.startswith("PREDICT Benign = 1 IF AT LEAST 5 OF THE FOLLOWING 8 RULES ARE TRUE\n")
     assert "8.  Mitoses >= 3                   [ ]" in text
     assert "COUNT THE RULES THAT ARE TRUE  = ......" in text
 

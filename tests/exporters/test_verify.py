@@ -25,11 +25,11 @@ def test_every_export_agrees_on_golden_and_data_rows(name, pg_dsn):
     rows = read_rows(data)[::4]  # spread over the file: mushroom_raw's missing stalk_root rows come late
     model = with_golden(build(), rows[:20])
     checks = verify(model, rows, pg_dsn=pg_dsn)
-    assert engines(checks) == [("model", "golden")] + ENGINES[:-1] + ENGINES  # as written, then with reason codes
+    assert engines(checks) == [("model", "golden"), ("card", "hand-added")] + ENGINES[:-1] + ENGINES
     assert [" matrix" in c.engine for c in checks if c.format == "onnx"] == [False, True, False, True]
-    assert all("--explain" in c.engine and "identical reasons" in c.line() for c in checks[7:-1])
+    assert all("--explain" in c.engine and "identical reasons" in c.line() for c in checks[8:-1])
     assert name != "mushroom" or sum(c.score is None for c in verify_module.cases_for(model, rows)) > 400
-    assert [(c.ok, c.mismatches, c.rows) for c in checks] == [(True, 0, 20)] + [(True, 0, 20 + len(rows))] * 13, \
+    assert [(c.ok, c.mismatches, c.rows) for c in checks] == [(True, 0, 20)] * 2 + [(True, 0, 20 + len(rows))] * 13, \
         [c.line() for c in checks]
 
 
@@ -46,12 +46,24 @@ def test_postgres_is_skipped_with_its_reason_when_no_server_is_named(monkeypatch
 def test_a_disagreeing_export_fails_and_names_the_first_row(monkeypatch):
     model = with_golden(breastcancer_model(), read_rows("breastcancer.csv")[:10])
     real = verify_module.python_export.render
-    monkeypatch.setattr(verify_module.python_export, "render",
-                        lambda m: real(dataclasses.replace(m, intercept=m.intercept + 1)))
+    first = model.terms[0]
+    monkeypatch.setattr(verify_module.python_export, "render", lambda m: real(dataclasses.replace(
+        m, terms=(dataclasses.replace(first, points=first.points + 1),) + m.terms[1:])))
     check = verify_module.check_python(model, verify_module.cases_for(model))
     assert (check.ok, check.mismatches, check.rows) == (False, 10, 10)
-    assert check.first_mismatch.startswith("golden row 0: runtime score -5 prediction 0, python")
+    g = model.golden[0]
+    assert check.first_mismatch.startswith(f"golden row 0: runtime score {g.score} prediction {g.prediction}, python")
     assert "FAILED: 10 of 10 rows differ" in check.line()
+
+
+def test_a_card_whose_score_means_something_else_fails(monkeypatch):
+    """The printed card, the golden rows and the exports must mean one SCORE: a card whose
+    total included the intercept (the old "model score") is caught on the golden rows."""
+    model = with_golden(breastcancer_model(), read_rows("breastcancer.csv")[:10])
+    real = verify_module.card_total
+    monkeypatch.setattr(verify_module, "card_total", lambda c, values: real(c, values) + model.intercept)
+    check = verify_module.check_card(model, verify_module.cases_for(model))
+    assert check.ok is False and check.mismatches == 10 and "hand-added score" in check.first_mismatch
 
 
 def test_an_export_the_engine_rejects_is_a_failure_with_the_engines_message(monkeypatch):
@@ -86,7 +98,7 @@ def test_a_name_postgres_would_cut_short_skips_its_check_with_the_reason(pg_dsn)
     model = with_golden(Model(kind="linear", target=Target("y", 1), inputs=(Input(name, "numeric"),),
                               terms=(Term(name, ">=", 18, 2, "adult"),), intercept=-1), [{name: 30}, {name: 3}])
     checks = verify(model, pg_dsn=pg_dsn)
-    assert engines(checks) == [("model", "golden")] + ENGINES[:-1] + ENGINES
+    assert engines(checks) == [("model", "golden"), ("card", "hand-added")] + ENGINES[:-1] + ENGINES
     skipped = [c for c in checks if c.ok is None]
     assert engines(skipped) == [("sql", "postgres")] * 2
     assert all("is 66 bytes long; postgres keeps only the first 63 bytes" in c.line() for c in skipped)

@@ -59,7 +59,7 @@ def hand_model(header, rows) -> tuple[Model, list]:
     intercept = -len(header)
     expected = []
     for r in rows:
-        total = intercept
+        total = 0  # the score is the points total: the intercept only sets the threshold
         for k, points, level in plan:
             if r[k] == "":
                 total = None
@@ -69,13 +69,13 @@ def hand_model(header, rows) -> tuple[Model, list]:
     return Model("linear", Target(header[0], 1), tuple(inputs), tuple(terms), intercept), expected
 
 
-def expected_lines(header, rows, expected) -> list[list[str]]:
+def expected_lines(header, rows, expected, threshold) -> list[list[str]]:
     def fmt(v):
         return "" if v is None else repr(v) if isinstance(v, float) else str(v)
 
     out = [header + ["score", "prediction"]]
     for r, v in zip(rows, expected):
-        out.append(r + [fmt(v), "" if v is None else str(int(v > 0))])
+        out.append(r + [fmt(v), "" if v is None else str(int(v > threshold))])
     return out
 
 
@@ -85,7 +85,7 @@ def test_runtime_and_predict_score_every_row_like_an_independent_sum(path, tmp_p
     model, expected = hand_model(header, rows)
     model_path = tmp_path / "m.json"
     dump(model, str(model_path))
-    want = expected_lines(header, rows, expected)
+    want = expected_lines(header, rows, expected, model.threshold)
 
     done = subprocess.run([sys.executable, "-m", "scorecard.runtime", str(model_path), str(path)],
                           capture_output=True, text=True, check=True)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import pytest
 from scorecard.runtime import (
@@ -52,7 +53,7 @@ def test_dump_and_load_round_trip_exactly(tmp_path):
     (lambda d: d.update(missing="unmet") or d["terms"][1].update(op="missing", value="round"),
      "terms[1].value: must be null for a 'missing' term"),
     (lambda d: d["golden"][0].update(prediction=2), "golden[0].prediction: must be 0, 1 or null"),
-    (lambda d: d.update(version=2), "version: this scorecard reads version 1, the file is version 2"),
+    (lambda d: d.update(version=3), "version: this scorecard reads versions 1, 2, the file is version 3"),
     (lambda d: d.update(format="other"), "format: must be 'scorecard-model'"),
     # issue 12, item 20: no command can use a name with a NUL character (SQL stores none)
     (lambda d: d["inputs"][0].update(name="a\x00ge") or d["terms"][0].update(input="a\x00ge"),
@@ -92,15 +93,36 @@ def unmet_sample() -> Model:
         kind="linear", target=Target("y", 1), inputs=(Input("glu", "numeric"), Input("c", "categorical")),
         terms=(Term("glu", ">=", 140, 3, ""), Term("glu", "missing", None, 1, "glu unknown"),
                Term("c", "in", ("a", "b"), -2, "")),
-        intercept=-1, missing="unmet", golden=(GoldenRow({"glu": None, "c": " "}, 0, 0),))
+        intercept=-1, missing="unmet", golden=(GoldenRow({"glu": None, "c": " "}, 1, 0),))
 
 
 def test_unmet_policy_and_unknown_rows_round_trip():
     text = dumps(unmet_sample())
     d = json.loads(text)
-    assert d["missing"] == "unmet" and d["version"] == 1
+    assert d["missing"] == "unmet" and d["version"] == 2
     assert d["terms"][1] == {"input": "glu", "op": "missing", "value": None, "points": 1, "label": "glu unknown"}
     assert loads(text) == unmet_sample() and dumps(loads(text)) == text
+
+
+def test_a_version_1_file_reads_in_the_points_total_meaning_of_score():
+    """Version 1's score was intercept + points: its golden scores and risk table lose the
+    intercept on read, a logistic map gains center = -intercept, and every number a user
+    sees (score, prediction, risk) is what version 2 gives for the same card."""
+    from scorecard.runtime import predict, risk, score
+
+    v2 = replace(sample(), golden=(GoldenRow({"Size": 5, "Shape": "round", "Flag": 1}, 8.5, 1),),
+                 probability={"method": "table", "table": [{"score": 0, "risk": 0.2}, {"score": 9, "risk": 0.7}]})
+    d = json.loads(dumps(v2))
+    d["version"] = 1
+    d["golden"][0]["score"] = 8.5 - 8
+    d["probability"]["table"] = [{"score": -8, "risk": 0.2}, {"score": 1, "risk": 0.7}]
+    old = loads(json.dumps(d))
+    row = old.golden[0].row
+    assert old == v2 and score(old, row) == 8.5 and predict(old, row) == 1 and risk(old, 8.5) == 0.2
+    d["probability"] = {"method": "logistic", "scale": 0.5}
+    logistic = loads(json.dumps(d))
+    assert logistic.probability == {"method": "logistic", "scale": 0.5, "center": 8}
+    assert risk(logistic, 8) == 0.5 and json.loads(dumps(logistic))["version"] == 2
 
 
 def test_an_old_file_without_the_new_policy_reads_unchanged():
@@ -205,3 +227,19 @@ def test_a_large_threshold_a_double_holds_is_accepted():
     d = json.loads(_bounded_model())
     d["terms"][0]["value"] = 4 * 10**17
     assert loads(json.dumps(d)).terms[0].value == 4 * 10**17
+
+
+def test_meta_round_trips_and_a_file_without_it_reads_as_before():
+    from scorecard.runtime import InputMeta, Meta
+
+    meta = Meta(title="T", description="D", negative="no", positive="yes",
+                inputs=(("Size", InputMeta(label="Tumour size", unit="mm", description="largest diameter")),))
+    model = replace(sample(), meta=meta)
+    assert loads(dumps(model)) == model and "meta" not in json.loads(dumps(sample()))
+    d = json.loads(dumps(model))
+    d["meta"]["inputs"]["Nope"] = {"label": "x"}
+    with pytest.raises(ModelError, match="meta.inputs.Nope: is not one of the model's inputs"):
+        loads(json.dumps(d))
+    d["meta"] = {"title": "a\x00b"}
+    with pytest.raises(ModelError, match="meta.title"):
+        loads(json.dumps(d))

@@ -16,7 +16,7 @@ from scorecard.runtime.table import csv_records, score_csv
 MODEL = Model("linear", Target("y", 1), (Input("a", "numeric"),), (Term("a", "linear", None, 2, "a"),), -5)
 LONG = "x" * 200_000  # over the csv module's default limit of 131,072 characters
 WITH_LONG_CELL = f"a,note\n3,{LONG}\n1,short\n"
-EXPECTED = f"a,note,score,prediction\n3,{LONG},1,1\n1,short,-3,0\n"
+EXPECTED = f"a,note,score,prediction\n3,{LONG},6,1\n1,short,2,0\n"  # threshold 5
 
 
 def test_the_runtime_reads_a_cell_of_any_size():

@@ -1,4 +1,5 @@
-"""runtime.score: score = intercept + points, exact integers, missing values never a silent 0."""
+"""runtime.score: score = the points total (the intercept only sets the threshold), exact integers,
+missing values never a silent 0."""
 from __future__ import annotations
 
 import pytest
@@ -15,20 +16,21 @@ def model(missing="null") -> Model:
 
 
 @pytest.mark.parametrize("row, expected", [
-    ({"a": "1", "c": "x"}, -7 + 3 - 2),
-    ({"a": "4", "c": "y"}, -7 + 12 + 10 + 5),
-    ({"a": "2.0", "c": "w"}, -1),
-    ({"a": 2, "c": "z", "unused": ""}, -7 + 6 + 5),
+    ({"a": "1", "c": "x"}, 3 - 2),
+    ({"a": "4", "c": "y"}, 12 + 10 + 5),
+    ({"a": "2.0", "c": "w"}, 6),
+    ({"a": 2, "c": "z", "unused": ""}, 6 + 5),
 ])
 def test_score_adds_the_points_of_each_term_that_applies(row, expected):
     value = score(model(), row)
     assert value == expected and type(value) is int
 
 
-def test_prediction_is_positive_only_above_zero():
+def test_prediction_is_positive_only_above_the_threshold():
     m = model()
-    assert score(m, {"a": "1", "c": "y"}) == 1 and predict(m, {"a": "1", "c": "y"}) == 1
-    assert score(m, {"a": "3", "c": "x"}) == 0 and predict(m, {"a": "3", "c": "x"}) == 0
+    assert m.threshold == 7
+    assert score(m, {"a": "1", "c": "y"}) == 8 and predict(m, {"a": "1", "c": "y"}) == 1
+    assert score(m, {"a": "3", "c": "x"}) == 7 and predict(m, {"a": "3", "c": "x"}) == 0
 
 
 @pytest.mark.parametrize("missing_value", [None, "", "  ", float("nan")])
@@ -39,13 +41,13 @@ def test_missing_used_input_gives_no_score_under_null(missing_value):
 
 def test_imputed_value_replaces_a_missing_one():
     m = model(missing={"impute": {"a": 4}})
-    assert score(m, {"a": "", "c": "x"}) == score(m, {"a": "4", "c": "x"}) == -7 + 12 + 10 - 2
+    assert score(m, {"a": "", "c": "x"}) == score(m, {"a": "4", "c": "x"}) == 12 + 10 - 2
 
 
 def test_float_points_stay_exact_in_term_order():
     m = Model(kind="linear", target=Target("y", 1), inputs=(Input("a", "numeric"), Input("b", "numeric")),
               terms=(Term("a", "linear", None, 0.1, "a"), Term("b", "linear", None, 0.2, "b")), intercept=0.3)
-    assert score(m, {"a": "1", "b": "1"}) == 0.3 + 0.1 + 0.2
+    assert score(m, {"a": "1", "b": "1"}) == 0 + 0.1 + 0.2
 
 
 def test_text_in_a_numeric_input_is_a_row_error():
@@ -71,19 +73,19 @@ BLANKS = [None, "", "  ", "\t\n", float("nan")]
 def test_unmet_a_missing_value_meets_only_its_unknown_row(blank):
     m = unmet_model()
     # glu unknown: neither >= 140 nor < 90, but "glu unknown" (+1)
-    assert score(m, {"glu": blank, "c": "x", "b": 0}) == -3 + 1 + 3
+    assert score(m, {"glu": blank, "c": "x", "b": 0}) == 1 + 3
     # c unknown: not x, not in {y, z}, but "c unknown" (+2)
-    assert score(m, {"glu": 150, "c": blank, "b": 1}) == -3 + 4 + 2 + 5
+    assert score(m, {"glu": 150, "c": blank, "b": 1}) == 4 + 2 + 5
     # b unknown: "b == 1" is not met; no unknown row for b
-    assert score(m, {"glu": 100, "c": "w", "b": blank}) == -3
+    assert score(m, {"glu": 100, "c": "w", "b": blank}) == 0
 
 
 def test_unmet_absent_keys_are_unknown_and_every_missing_row_still_has_a_score():
     m = unmet_model()
-    assert score(m, {}) == -3 + 1 + 2 and predict(m, {}) == 0
+    assert score(m, {}) == 1 + 2 and predict(m, {}) == 0
     assert type(score(m, {})) is int
     # a known value never meets an "unknown" row
-    assert score(m, {"glu": "80", "c": "y", "b": "1"}) == -3 - 2 - 1 + 5
+    assert score(m, {"glu": "80", "c": "y", "b": "1"}) == -2 - 1 + 5
 
 
 @pytest.mark.parametrize("blank", BLANKS)
@@ -92,7 +94,7 @@ def test_unmet_a_linear_input_that_is_missing_gives_no_score(blank):
               terms=(Term("a", "linear", None, 2, "a"), Term("a", ">=", 4, 10, "a >= 4"), Term("c", "==", "x", 1, "")),
               intercept=-1, missing="unmet")
     assert score(m, {"a": blank, "c": "x"}) is None and predict(m, {"a": blank, "c": "x"}) is None
-    assert score(m, {"a": 5, "c": blank}) == -1 + 10 + 10  # c is only read by a condition
+    assert score(m, {"a": 5, "c": blank}) == 10 + 10  # c is only read by a condition
 
 
 @pytest.mark.parametrize("missing", ["null", {"impute": {"a": 1}}])

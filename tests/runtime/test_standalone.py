@@ -31,7 +31,7 @@ def test_copied_runtime_runs_with_no_site_packages(tmp_path):
     done = subprocess.run(python + ["-m", "scorecard.runtime", "m.json", "d.csv"], cwd=project,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "a,c,score,prediction\n1,x,1,1\n3,y,2,1\n,x,,\n"
+    assert done.stdout == "a,c,score,prediction\n1,x,5,1\n3,y,6,1\n,x,,\n"  # threshold 4
     assert "1 of 3 rows have no score" in done.stderr
     imported = subprocess.run(python + ["-c", CHECK], cwd=project, capture_output=True, text=True, check=True)
     assert imported.stdout.strip() == ""

@@ -94,10 +94,10 @@ def test_train_with_logistic_loss_gives_a_model_with_probabilities():
     model = train(data, TrainConfig(loss="logistic", c0=0.001, coef_min=-3, coef_max=3,
                                     intercept_min=-10, intercept_max=10, time_limit=120))
     assert model.training.status == "optimal" and model.training.gap <= 1e-6
-    assert model.probability == {"method": "logistic", "scale": 1.0}
+    assert model.probability == {"method": "logistic", "scale": 1.0, "center": model.threshold}
     row = {"a": 3, "b": 0, "c": 1}
-    s = score(model, row)
-    assert risk(model, s) == pytest.approx(1 / (1 + np.exp(-s)))
+    s = score(model, row)  # the points total: minus the threshold, the log-odds the loss fitted
+    assert risk(model, s) == pytest.approx(1 / (1 + np.exp(-(s - model.threshold))))
     assert model.training.params["cutting_planes"]["cuts"] >= 1
 
 

@@ -24,7 +24,7 @@ def test_fit_on_a_dataframe_gives_the_runtime_model_and_sklearn_attributes():
     assert {name: int(c) for name, c in zip(X.columns, clf.coef_) if c} == \
         {t.input: t.points for t in clf.model_.terms}
     rows = X.to_dict(orient="records")
-    np.testing.assert_array_equal(clf.decision_function(X), [score(clf.model_, r) for r in rows])
+    np.testing.assert_array_equal(clf.decision_function(X), [score(clf.model_, r) - clf.model_.threshold for r in rows])
     np.testing.assert_array_equal(clf.predict(X), (clf.decision_function(X) > 0).astype(int))
 
 

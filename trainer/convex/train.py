@@ -4,7 +4,7 @@ The same scoring systems as SLIM (same design columns, coefficient boxes and set
 C0 per column, L1 tie-break, feature counts), trained by cutting planes (Algorithm 1,
 ``cutting_planes.py``) over a loss oracle (``losses.py``): the integer program never holds a row
 of data, so training scales to millions of rows. Logistic models carry
-``probability = {"method": "logistic", "scale": 1.0}``, the others a calibrated risk table
+``probability = {"method": "logistic", "scale": 1.0, "center": threshold}``, the others a calibrated risk table
 (``calibrate.py``).
 """
 from __future__ import annotations
@@ -83,4 +83,4 @@ def train_convex(data: LabeledData, config: TrainConfig, options: SolveOptions,
         data, design, coef, intercept, kind="linear", solver="highs", status=result.status,
         objective=result.objective, lower_bound=result.lower_bound,
         gap=relative_gap(result.objective, result.lower_bound) or 0.0, seconds=time.monotonic() - start,
-        params=params, probability=(lambda s, y: logistic()) if config.loss == "logistic" else risk_table)
+        params=params, probability=(lambda model, points, y: logistic(center=model.threshold)) if config.loss == "logistic" else risk_table)

@@ -87,6 +87,8 @@ def load_toml(path: str) -> dict:
     options: dict = {}
     for key, value in raw.items():
         name = key.replace("-", "_")
+        if name == "meta":  # the model's metadata, not a training option (scorecard/metadata.py)
+            continue
         if name not in known:
             close = difflib.get_close_matches(name, known, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"

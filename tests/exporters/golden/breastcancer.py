@@ -2,10 +2,10 @@
 """A scoring system exported by scorecard: one file, standard library only.
 
 score(row) -> int | float | None
-    The intercept plus the points of every term that applies, added in the model's order;
-    None when the row cannot be scored (a missing value the model has no rule for).
+    The points total of the card: the points of every term that applies, added in the
+    model's order; None when the row cannot be scored (a missing value the model has no rule for).
 predict(row) -> int | None
-    1 (the positive class) when the score is > 0, else 0; None when the row has no score.
+    1 (the positive class) when the score is > THRESHOLD, else 0; None when the row has no score.
 score_columns(columns) -> list[int | float | None]
 predict_columns(columns) -> list[int | None]
     Many rows at once, with no function call per row: ``columns`` maps each input name to
@@ -39,6 +39,8 @@ import sys
 
 TARGET = 'Benign'
 POSITIVE = 1
+# Predict POSITIVE when the score (the points total) is > THRESHOLD.
+THRESHOLD = 8
 # Every input the model reads, by its exact name in the data, and its type.
 INPUTS = {
     'UniformityOfCellSize': 'numeric',
@@ -122,18 +124,18 @@ def score(row):
         if x1 is None:
             return None
     return (
-        -8
+        0
         + 2 * x0  # UniformityOfCellSize
         + x1  # BareNuclei
     )
 
 
 def predict(row):
-    """1 when the row's score is > 0, else 0; None when it has no score."""
+    """1 when the row's score is > THRESHOLD, else 0; None when it has no score."""
     total = score(row)
     if total is None:
         return None
-    return 1 if total > 0 else 0
+    return 1 if total > THRESHOLD else 0
 
 
 # How the card words each term, in term order: the text of a reason code.
@@ -293,7 +295,7 @@ def _scores(c0, c1):
     """score(row)'s sum for every row of the columns, which hold values as score(row) uses
     them: one comprehension over the columns, with no function call and no check per row."""
     return [
-        -8
+        0
         + 2 * x0  # UniformityOfCellSize
         + x1  # BareNuclei
         for x0, x1 in zip(c0, c1)
@@ -302,13 +304,10 @@ def _scores(c0, c1):
 
 def _int_scores(c0, c1):
     """What _scores gives when every value it adds is an int (an integer model on columns of
-    ints or text), where the order of the terms cannot change a sum: the intercept comes
-    last, so that a running total of small points stays among the ints CPython keeps ready
-    (-5 to 256) instead of making a new int at every term."""
+    ints or text): the terms alone, without _scores' leading 0, which adds nothing to an int."""
     return [
         2 * x0  # UniformityOfCellSize
         + x1  # BareNuclei
-        - 8  # the intercept
         for x0, x1 in zip(c0, c1)
     ]
 
@@ -347,7 +346,7 @@ def score_columns(columns):
 
 def predict_columns(columns):
     """The prediction of every row of ``columns`` (see score_columns): 1, 0 or None."""
-    return [None if total is None else 1 if total > 0 else 0 for total in score_columns(columns)]
+    return [None if total is None else 1 if total > THRESHOLD else 0 for total in score_columns(columns)]
 
 
 def score_rows(rows):
@@ -358,7 +357,7 @@ def score_rows(rows):
 
 def predict_rows(rows):
     """The prediction of each row mapping in ``rows``: 1, 0 or None."""
-    return [None if total is None else 1 if total > 0 else 0 for total in map(score, rows)]
+    return [None if total is None else 1 if total > THRESHOLD else 0 for total in map(score, rows)]
 
 
 def _format(value):
@@ -406,7 +405,7 @@ def score_csv(infile, outfile, source, k=0):
             raise RowError(f"{source}: line {line_no}: {exc}") from None
         rows += 1
         unscored += value is None
-        out = [_format(value), _format(None if value is None else 1 if value > 0 else 0)]
+        out = [_format(value), _format(None if value is None else 1 if value > THRESHOLD else 0)]
         if k:
             blanks = [""] * (k - len(reasons))
             out += [text for text, _ in reasons] + blanks + [_format(points) for _, points in reasons] + blanks

@@ -1,6 +1,7 @@
 -- scorecard linear model for Disease (positive: 1)
 -- dialect: ansi; reads table input; returns its columns plus score and prediction
--- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0
+-- score = the points total of the card: the points of the terms below, added in this order
+-- prediction = 1 when score > 1.1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
 SELECT i.*,
@@ -8,7 +9,7 @@ SELECT i.*,
            OR (i."Male" IS NULL)
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
-        CAST('-1.1' AS DOUBLE PRECISION)
+        0
         + CAST('0.7' AS DOUBLE PRECISION) * i."ExerciseSTDepression"  -- 0.7 x ST depression
         + CAST('1.3' AS DOUBLE PRECISION) * i."NumVesselsByFlourosopy"  -- 1.3 x vessels
         + CASE WHEN i."MaxExerciseHRTargetRatio" < CAST('0.35' AS DOUBLE PRECISION) THEN CAST('0.1' AS DOUBLE PRECISION) ELSE 0 END  -- HR ratio < 0.35
@@ -21,7 +22,7 @@ SELECT i.*,
            OR (i."Male" IS NULL)
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
-        CAST('-1.1' AS DOUBLE PRECISION)
+        0
         + CAST('0.7' AS DOUBLE PRECISION) * i."ExerciseSTDepression"  -- 0.7 x ST depression
         + CAST('1.3' AS DOUBLE PRECISION) * i."NumVesselsByFlourosopy"  -- 1.3 x vessels
         + CASE WHEN i."MaxExerciseHRTargetRatio" < CAST('0.35' AS DOUBLE PRECISION) THEN CAST('0.1' AS DOUBLE PRECISION) ELSE 0 END  -- HR ratio < 0.35
@@ -29,11 +30,11 @@ SELECT i.*,
         + CAST('-1.7' AS DOUBLE PRECISION) * i."MaxExerciseHRTargetRatio"  -- -1.7 x HR ratio
         + CASE WHEN i."Male" = 1 THEN CAST('0.3' AS DOUBLE PRECISION) ELSE 0 END  -- male
         + 1 * i."ExerciseAngina"  -- exercise angina
-    END > 0 THEN 1 WHEN CASE WHEN (i."MaxExerciseHRTargetRatio" IS NULL)
+    END > CAST('1.1' AS DOUBLE PRECISION) THEN 1 WHEN CASE WHEN (i."MaxExerciseHRTargetRatio" IS NULL)
            OR (i."Male" IS NULL)
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
-        CAST('-1.1' AS DOUBLE PRECISION)
+        0
         + CAST('0.7' AS DOUBLE PRECISION) * i."ExerciseSTDepression"  -- 0.7 x ST depression
         + CAST('1.3' AS DOUBLE PRECISION) * i."NumVesselsByFlourosopy"  -- 1.3 x vessels
         + CASE WHEN i."MaxExerciseHRTargetRatio" < CAST('0.35' AS DOUBLE PRECISION) THEN CAST('0.1' AS DOUBLE PRECISION) ELSE 0 END  -- HR ratio < 0.35
@@ -41,5 +42,5 @@ SELECT i.*,
         + CAST('-1.7' AS DOUBLE PRECISION) * i."MaxExerciseHRTargetRatio"  -- -1.7 x HR ratio
         + CASE WHEN i."Male" = 1 THEN CAST('0.3' AS DOUBLE PRECISION) ELSE 0 END  -- male
         + 1 * i."ExerciseAngina"  -- exercise angina
-    END <= 0 THEN 0 END AS "prediction"  -- NULL when the score is NULL
+    END <= CAST('1.1' AS DOUBLE PRECISION) THEN 0 END AS "prediction"  -- NULL when the score is NULL
 FROM "input" AS i;

@@ -1,11 +1,12 @@
 -- scorecard linear model for Disease (positive: 1)
 -- dialect: duckdb; reads table input; returns its columns plus score and prediction
--- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0
+-- score = the points total of the card: the points of the terms below, added in this order
+-- prediction = 1 when score > 1.1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
 SELECT i.*,
     s."score" AS "score",
-    CASE WHEN s."score" > 0 THEN 1 WHEN s."score" <= 0 THEN 0 END AS "prediction"  -- NULL when the score is NULL
+    CASE WHEN s."score" > CAST('1.1' AS DOUBLE) THEN 1 WHEN s."score" <= CAST('1.1' AS DOUBLE) THEN 0 END AS "prediction"  -- NULL when the score is NULL
 FROM "input" AS i
 CROSS JOIN LATERAL (SELECT CASE WHEN ((isnan(i."ExerciseSTDepression"))
            OR (isnan(i."NumVesselsByFlourosopy")))
@@ -14,7 +15,7 @@ CROSS JOIN LATERAL (SELECT CASE WHEN ((isnan(i."ExerciseSTDepression"))
            OR (isnan(i."ExerciseAngina"))))
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
-        CAST('-1.1' AS DOUBLE)
+        0
         + CAST('0.7' AS DOUBLE) * i."ExerciseSTDepression"  -- 0.7 x ST depression
         + CAST('1.3' AS DOUBLE) * i."NumVesselsByFlourosopy"  -- 1.3 x vessels
         + CASE WHEN i."MaxExerciseHRTargetRatio" < CAST('0.35' AS DOUBLE) THEN CAST('0.1' AS DOUBLE) ELSE 0 END  -- HR ratio < 0.35

@@ -2,10 +2,10 @@
 """A scoring system exported by scorecard: one file, standard library only.
 
 score(row) -> int | float | None
-    The intercept plus the points of every term that applies, added in the model's order;
-    None when the row cannot be scored (a missing value the model has no rule for).
+    The points total of the card: the points of every term that applies, added in the
+    model's order; None when the row cannot be scored (a missing value the model has no rule for).
 predict(row) -> int | None
-    1 (the positive class) when the score is > 0, else 0; None when the row has no score.
+    1 (the positive class) when the score is > THRESHOLD, else 0; None when the row has no score.
 score_columns(columns) -> list[int | float | None]
 predict_columns(columns) -> list[int | None]
     Many rows at once, with no function call per row: ``columns`` maps each input name to
@@ -39,6 +39,8 @@ import sys
 
 TARGET = 'Disease'
 POSITIVE = 1
+# Predict POSITIVE when the score (the points total) is > THRESHOLD.
+THRESHOLD = 1.1
 # Every input the model reads, by its exact name in the data, and its type.
 INPUTS = {
     'ExerciseSTDepression': 'numeric',
@@ -140,7 +142,7 @@ def score(row):
         if x4 is None:
             return None
     return (
-        -1.1
+        0
         + 0.7 * x0  # 0.7 x ST depression
         + 1.3 * x1  # 1.3 x vessels
         + (0.1 if x2 < 0.35 else 0)  # HR ratio < 0.35
@@ -152,11 +154,11 @@ def score(row):
 
 
 def predict(row):
-    """1 when the row's score is > 0, else 0; None when it has no score."""
+    """1 when the row's score is > THRESHOLD, else 0; None when it has no score."""
     total = score(row)
     if total is None:
         return None
-    return 1 if total > 0 else 0
+    return 1 if total > THRESHOLD else 0
 
 
 # How the card words each term, in term order: the text of a reason code.
@@ -341,7 +343,7 @@ def _scores(c0, c1, c2, c3, c4):
     """score(row)'s sum for every row of the columns, which hold values as score(row) uses
     them: one comprehension over the columns, with no function call and no check per row."""
     return [
-        -1.1
+        0
         + 0.7 * x0  # 0.7 x ST depression
         + 1.3 * x1  # 1.3 x vessels
         + (0.1 if x2 < 0.35 else 0)  # HR ratio < 0.35
@@ -384,7 +386,7 @@ def score_columns(columns):
 
 def predict_columns(columns):
     """The prediction of every row of ``columns`` (see score_columns): 1, 0 or None."""
-    return [None if total is None else 1 if total > 0 else 0 for total in score_columns(columns)]
+    return [None if total is None else 1 if total > THRESHOLD else 0 for total in score_columns(columns)]
 
 
 def score_rows(rows):
@@ -395,7 +397,7 @@ def score_rows(rows):
 
 def predict_rows(rows):
     """The prediction of each row mapping in ``rows``: 1, 0 or None."""
-    return [None if total is None else 1 if total > 0 else 0 for total in map(score, rows)]
+    return [None if total is None else 1 if total > THRESHOLD else 0 for total in map(score, rows)]
 
 
 def _format(value):
@@ -443,7 +445,7 @@ def score_csv(infile, outfile, source, k=0):
             raise RowError(f"{source}: line {line_no}: {exc}") from None
         rows += 1
         unscored += value is None
-        out = [_format(value), _format(None if value is None else 1 if value > 0 else 0)]
+        out = [_format(value), _format(None if value is None else 1 if value > THRESHOLD else 0)]
         if k:
             blanks = [""] * (k - len(reasons))
             out += [text for text, _ in reasons] + blanks + [_format(points) for _, points in reasons] + blanks

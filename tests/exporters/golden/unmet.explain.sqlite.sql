@@ -1,13 +1,14 @@
 -- scorecard linear model for poisonous (positive: 1)
 -- dialect: sqlite; reads table input; returns its columns plus score, prediction, reason_1, reason_2, reason_3, points_1, points_2 and points_3
--- score = intercept + points of the terms below, added in this order; prediction = 1 when score > 0
+-- score = the points total of the card: the points of the terms below, added in this order
+-- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a missing value meets no condition on its input (0 points) except its 'unknown' one
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
 -- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
 -- reason_1..reason_3, points_1..points_3: the terms that added points > 0 to the row (their card wording, their points), the most first, equal points in term order; NULL where fewer terms added points or the row has no score
 SELECT i.*,
     (  -- no input makes the score NULL: a missing value adds 0 or its 'unknown' points
-        -1
+        0
         + CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END  -- odor is bad
         + CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END  -- odor = none
         + CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END  -- spore print green
@@ -17,7 +18,7 @@ SELECT i.*,
         + CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END  -- stalk root bulbous
     ) AS "score",
     ((  -- no input makes the score NULL: a missing value adds 0 or its 'unknown' points
-        -1
+        0
         + CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END  -- odor is bad
         + CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END  -- odor = none
         + CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END  -- spore print green
@@ -25,7 +26,7 @@ SELECT i.*,
         + CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END  -- gill size narrow
         + CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '' THEN 3 ELSE 0 END  -- stalk root unknown
         + CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END  -- stalk root bulbous
-    ) > 0) AS "prediction",  -- NULL when the score is NULL
+    ) > 1) AS "prediction",  -- NULL when the score is NULL
     (SELECT t."r" FROM (SELECT column1 AS "i", column2 AS "r", column3 AS "c" FROM (VALUES (1, 'odor is bad', CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END),
             (2, 'odor = none', CASE WHEN i."odor" = 'none' THEN -2 ELSE 0 END),
             (3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END),

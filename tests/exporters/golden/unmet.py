@@ -2,10 +2,10 @@
 """A scoring system exported by scorecard: one file, standard library only.
 
 score(row) -> int | float | None
-    The intercept plus the points of every term that applies, added in the model's order;
-    None when the row cannot be scored (a missing value the model has no rule for).
+    The points total of the card: the points of every term that applies, added in the
+    model's order; None when the row cannot be scored (a missing value the model has no rule for).
 predict(row) -> int | None
-    1 (the positive class) when the score is > 0, else 0; None when the row has no score.
+    1 (the positive class) when the score is > THRESHOLD, else 0; None when the row has no score.
 score_columns(columns) -> list[int | float | None]
 predict_columns(columns) -> list[int | None]
     Many rows at once, with no function call per row: ``columns`` maps each input name to
@@ -41,6 +41,8 @@ import sys
 
 TARGET = 'poisonous'
 POSITIVE = 1
+# Predict POSITIVE when the score (the points total) is > THRESHOLD.
+THRESHOLD = 1
 # Every input the model reads, by its exact name in the data, and its type.
 INPUTS = {
     'odor': 'categorical',
@@ -128,7 +130,7 @@ def score(row):
     if x3.__class__ is not str or not x3.strip():
         x3 = _category(x3)
     return (
-        -1
+        0
         + (6 if x0 in ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') else 0)  # odor is bad
         + (-2 if x0 == 'none' else 0)  # odor = none
         + (5 if x1 == 'green' else 0)  # spore print green
@@ -140,11 +142,11 @@ def score(row):
 
 
 def predict(row):
-    """1 when the row's score is > 0, else 0; None when it has no score."""
+    """1 when the row's score is > THRESHOLD, else 0; None when it has no score."""
     total = score(row)
     if total is None:
         return None
-    return 1 if total > 0 else 0
+    return 1 if total > THRESHOLD else 0
 
 
 # How the card words each term, in term order: the text of a reason code.
@@ -316,7 +318,7 @@ def _scores(c0, c1, c2, c3):
     """score(row)'s sum for every row of the columns, which hold values as score(row) uses
     them: one comprehension over the columns, with no function call and no check per row."""
     return [
-        -1
+        0
         + (6 if x0 in ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') else 0)  # odor is bad
         + (-2 if x0 == 'none' else 0)  # odor = none
         + (5 if x1 == 'green' else 0)  # spore print green
@@ -330,9 +332,7 @@ def _scores(c0, c1, c2, c3):
 
 def _int_scores(c0, c1, c2, c3):
     """What _scores gives when every value it adds is an int (an integer model on columns of
-    ints or text), where the order of the terms cannot change a sum: the intercept comes
-    last, so that a running total of small points stays among the ints CPython keeps ready
-    (-5 to 256) instead of making a new int at every term."""
+    ints or text): the terms alone, without _scores' leading 0, which adds nothing to an int."""
     return [
         (6 if x0 in ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') else 0)  # odor is bad
         + (-2 if x0 == 'none' else 0)  # odor = none
@@ -341,7 +341,6 @@ def _int_scores(c0, c1, c2, c3):
         + (2 if x3 == 'narrow' else 0)  # gill size narrow
         + (3 if x2 is None else 0)  # stalk root unknown
         + (1 if x2 == 'bulbous' else 0)  # stalk root bulbous
-        - 1  # the intercept
         for x0, x1, x2, x3 in zip(c0, c1, c2, c3)
     ]
 
@@ -375,7 +374,7 @@ def score_columns(columns):
 
 def predict_columns(columns):
     """The prediction of every row of ``columns`` (see score_columns): 1, 0 or None."""
-    return [None if total is None else 1 if total > 0 else 0 for total in score_columns(columns)]
+    return [None if total is None else 1 if total > THRESHOLD else 0 for total in score_columns(columns)]
 
 
 def score_rows(rows):
@@ -386,7 +385,7 @@ def score_rows(rows):
 
 def predict_rows(rows):
     """The prediction of each row mapping in ``rows``: 1, 0 or None."""
-    return [None if total is None else 1 if total > 0 else 0 for total in map(score, rows)]
+    return [None if total is None else 1 if total > THRESHOLD else 0 for total in map(score, rows)]
 
 
 def _format(value):
@@ -434,7 +433,7 @@ def score_csv(infile, outfile, source, k=0):
             raise RowError(f"{source}: line {line_no}: {exc}") from None
         rows += 1
         unscored += value is None
-        out = [_format(value), _format(None if value is None else 1 if value > 0 else 0)]
+        out = [_format(value), _format(None if value is None else 1 if value > THRESHOLD else 0)]
         if k:
             blanks = [""] * (k - len(reasons))
             out += [text for text, _ in reasons] + blanks + [_format(points) for _, points in reasons] + blanks
