@@ -361,7 +361,7 @@ def check_postgres(model: Model, cases: list[Case], dsn: str | None = None, reas
                 model.probability, reasons)
 
 
-def check_onnx(model: Model, cases: list[Case], reasons: int = 0, onnx_input: str = "columns") -> FormatCheck:
+def check_onnx(model: Model, cases: list[Case], onnx_input: str = "columns", reasons: int = 0) -> FormatCheck:
     """The ONNX graph in onnxruntime (skipped when onnx or onnxruntime is not installed), with
     one named input per column (``columns``) or the numeric inputs stacked in one double
     matrix in the stated column order (``matrix``, engine ``onnxruntime ... matrix``)."""
@@ -527,7 +527,7 @@ def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = No
     for reasons in (0, k):  # the exports as written by default, then with their reason codes
         checks += [check_python(model, cases, reasons), check_sqlite(model, cases, reasons),
                    check_duckdb(model, cases, reasons), check_postgres(model, cases, pg_dsn, reasons),
-                   check_onnx(model, cases, reasons), check_onnx(model, cases, reasons, "matrix")]
+                   check_onnx(model, cases, reasons=reasons), check_onnx(model, cases, "matrix", reasons)]
     checks.append(check_pmml(model, cases))  # its reason codes are part of the file: checked each time
     return checks
 

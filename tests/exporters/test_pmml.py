@@ -190,5 +190,5 @@ def test_line_breaks_and_tabs_in_names_and_categories_survive_the_xml():
                   terms=(Term(name, ">=", 1, 2, "x"), Term(column, "==", level, 1, "cat")), intercept=-1, missing="unmet")
     assert "a&#13;&#10;b&#09;c  " in pmml.render(model)
     rows = [{name: 2, column: level}, {name: 0, column: "p q "}, {name: None, column: None}]
-    assert [c.score for c in verify_module.cases_for(model, rows)] == [2, -1, -1]
+    assert [c.score for c in verify_module.cases_for(model, rows)] == [3, 0, 0]  # the points total
     assert check(model, rows).ok

@@ -24,7 +24,7 @@ MODEL = Model(
 
 def sample(text: str, outcome: str = "optional", source: str = "data.csv"):
     header, records = csv_records(io.StringIO(text), source)
-    return read_sample(MODEL, header, records, source, outcome)
+    return read_sample(MODEL, header, ((f"line {line}", cells) for line, cells in records), source, outcome)
 
 
 DATA = """glu,bmi,age,sick
