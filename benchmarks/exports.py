@@ -3,7 +3,7 @@
     python benchmarks/exports.py                 # 1,000,000 rows, median of 3, prints a table
     python benchmarks/exports.py --write         # ... and records it in benchmarks/RESULTS.md
 
-One 11-term integer model (6 linear terms, 5 thresholds, intercept -40) over 11 integer
+One 11-term integer model (6 linear terms, 5 thresholds, threshold 40) over 11 integer
 columns with values 1..10, scored on the same rows by:
 - the ``python`` export: ``score(row)`` over a list of dict rows, and the batch functions
   ``score_columns(columns)`` (column lists by input name) and ``score_rows(rows)`` (dict rows);
@@ -50,6 +50,7 @@ NAMES = [f"x{k}" for k in range(1, 12)]
 LINEAR = [2, 1, 3, -1, 2, 1]                      # points of x1..x6
 THRESHOLDS = [(">=", 5, 3), ("<", 3, -2), (">=", 8, 4), ("<", 6, 1), (">=", 2, 2)]  # x7..x11
 INTERCEPT = -40
+THRESHOLD = -INTERCEPT  # prediction 1 when the score (the points total) is above it
 BATCH = 65_536  # rows per onnxruntime run in the batched measurement (ours and skl2onnx's alike)
 HEADING = "## Code exports (benchmarks/exports.py)"
 
@@ -72,8 +73,8 @@ def cuts_model() -> Model:
 
 
 def reference(x: np.ndarray) -> np.ndarray:
-    """The scores with NumPy (int64): what every engine must reproduce."""
-    total = INTERCEPT + x[:, :6] @ np.array(LINEAR)
+    """The scores (points totals) with NumPy (int64): what every engine must reproduce."""
+    total = x[:, :6] @ np.array(LINEAR)
     for k, (op, v, p) in enumerate(THRESHOLDS):
         col = x[:, 6 + k]
         total = total + np.where(col >= v if op == ">=" else col < v, p, 0)
@@ -83,8 +84,8 @@ def reference(x: np.ndarray) -> np.ndarray:
 def hand_written_sql() -> str:
     terms = [f"{p} * {n}" for n, p in zip(NAMES, LINEAR)]
     terms += [f"CASE WHEN {n} {op} {v} THEN {p} ELSE 0 END" for n, (op, v, p) in zip(NAMES[6:], THRESHOLDS)]
-    return ("SELECT *, CASE WHEN score > 0 THEN 1 ELSE 0 END AS prediction FROM "
-            f"(SELECT *, {INTERCEPT} + {' + '.join(terms)} AS score FROM input) AS t")
+    return (f"SELECT *, CASE WHEN score > {THRESHOLD} THEN 1 ELSE 0 END AS prediction FROM "
+            f"(SELECT *, {' + '.join(terms)} AS score FROM input) AS t")
 
 
 def aggregate(query: str) -> str:
@@ -142,7 +143,7 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
     model = bench_model()
     x = np.random.default_rng(7).integers(1, 11, size=(n, len(NAMES)), dtype=np.int64)
     want = reference(x)
-    want_sums = (n, int(want.sum()), int((want > 0).sum()))
+    want_sums = (n, int(want.sum()), int((want > THRESHOLD).sum()))
     out: list[tuple[str, str, float, str]] = []
 
     def record(what: str, engine: str, seconds: float, note: str = "") -> None:
@@ -234,7 +235,7 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
         x32_batches = [x32[i:i + BATCH] for i in range(0, n, BATCH)]
         double = [("X", DoubleTensorType([None, len(NAMES)]))]
         skl64 = skl2onnx.convert_sklearn(lr, initial_types=double)
-        labels = (want > 0).astype(np.int64)
+        labels = (want > THRESHOLD).astype(np.int64)
         logistic = LogisticRegression(max_iter=1000).fit(x[:5000].astype(float), labels[:5000])
         skl_logistic = skl2onnx.convert_sklearn(logistic, initial_types=double, options={id(logistic): {"zipmap": False}})
     except ImportError:
@@ -248,7 +249,7 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
     for count in threads:
         ours = session(onnx_export.render(model), count)
         got = ours.run(["score", "prediction"], feeds)
-        if not np.array_equal(got[0], want) or not np.array_equal(got[1], (want > 0).astype(np.float64)):
+        if not np.array_equal(got[0], want) or not np.array_equal(got[1], (want > THRESHOLD).astype(np.float64)):
             raise SystemExit("onnx export disagrees with NumPy")
         label = f"{count} intra-op thread{'s' if count > 1 else ''}"
         whole, batched = "one batch of all rows", f"batches of {BATCH:,} rows"
@@ -266,10 +267,10 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
         # the matrix input against skl2onnx on the very same double [N, 11] input, batches and threads
         matrix = session(onnx_export.render(model, "matrix"), count)
         got = matrix.run(["score", "prediction"], {matrix_name: xf})
-        if not np.array_equal(got[0], want) or not np.array_equal(got[1], (want > 0).astype(np.float64)):
+        if not np.array_equal(got[0], want) or not np.array_equal(got[1], (want > THRESHOLD).astype(np.float64)):
             raise SystemExit("onnx export (matrix input) disagrees with NumPy")
         card = cuts_model()
-        card_want = sum(np.where(x[:, k] >= t, p, 0) for k, (t, p) in enumerate(CUTS)) + card.intercept
+        card_want = sum(np.where(x[:, k] >= t, p, 0) for k, (t, p) in enumerate(CUTS))
         card_matrix, card_columns = session(onnx_export.render(card, "matrix"), count), session(onnx_export.render(card), count)
         if not (np.array_equal(card_matrix.run(["score"], {matrix_name: xf})[0], card_want)
                 and np.array_equal(card_columns.run(["score"], feeds)[0], card_want)):
@@ -394,7 +395,7 @@ def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, com
               f"intermediate tensors in cache ({BATCH:,} rows) run {speedup}. "
               "Kernels are chosen for speed: a condition's points are Cast * points, points of 1 and -1 are "
               "added or subtracted with no Mul, and the NaN of an unscorable row (score * (p / p)) and of its "
-              "prediction (Cast(score > 0) / Cast(score == score)) avoid Where, whose broadcasting kernel is "
+              "prediction (Cast(score > threshold) / Cast(score == score)) avoid Where, whose broadcasting kernel is "
               "the slowest element-wise pass. Tried and not used: a variadic Sum over the terms (still one "
               "pass per input, slower than the Adds), Where with tensor branches (slower still), and a MatMul "
               "over the stacked columns as skl2onnx emits, exact only on integers: with the run-time test "
