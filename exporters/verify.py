@@ -403,43 +403,65 @@ def check_onnx(model: Model, cases: list[Case], onnx_input: str = "columns", rea
 PMML_INVALID = ("org.jpmml.evaluator.ValueCheckException", "org.jpmml.evaluator.UndefinedResultException",
                 "org.jpmml.evaluator.InvalidResultException")
 
+#: The engine runs in a child process: a Java VM inside this one (JPype) breaks native code that
+#: runs after it (CP-SAT crashed with a segmentation fault in the same process). The child reads
+#: the PMML file's path and the rows (JSON) and writes each row's outputs, or null for an invalid
+#: result.
+_PMML_CHILD = """
+import json, sys
+import jpmml_evaluator
+invalid = set(sys.argv[2:])
+evaluator = jpmml_evaluator.make_evaluator(sys.argv[1], backend="jpype").verify()
+out = []
+for arguments in json.load(sys.stdin):
+    try:
+        out.append(evaluator.evaluate(arguments))
+    except jpmml_evaluator.JavaError as exc:
+        if exc.className not in invalid:
+            raise
+        out.append(None)
+json.dump(out, sys.stdout)
+"""
+
 
 def check_pmml(model: Model, cases: list[Case]) -> FormatCheck:
-    """The PMML Scorecard in JPMML-Evaluator (the reference PMML engine, Java through JPype),
-    one row at a time: an invalid result is no score. Also checks the reason codes: the
-    codes the engine ranks first must be the terms with positive points, ranked by
-    ``runtime.score.contribution`` (highest first, ties in term order). Skipped when
+    """The PMML Scorecard in JPMML-Evaluator (the reference PMML engine, Java through JPype,
+    in a child process), one row at a time: an invalid result is no score. Also checks the
+    reason codes: the codes the engine ranks first must be the terms with positive points,
+    ranked by ``runtime.score.contribution`` (highest first, ties in term order). Skipped when
     jpmml_evaluator or a Java runtime is missing."""
-    try:
-        import jpmml_evaluator
-    except ImportError:
-        return _skip("pmml", "jpmml-evaluator", "jpmml_evaluator is not installed (pip install 'scorecard[pmml]')")
+    import importlib.metadata
+    import json
     import shutil
+    import subprocess
+    import sys
     import xml.etree.ElementTree as ET
 
+    if importlib.util.find_spec("jpmml_evaluator") is None:
+        return _skip("pmml", "jpmml-evaluator", "jpmml_evaluator is not installed (pip install 'scorecard[pmml]')")
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         return _skip("pmml", "jpmml-evaluator", "no Java runtime (apt-get install openjdk-17-jre-headless)")
-    engine = f"jpmml-evaluator {jpmml_evaluator.__version__}"
+    engine = f"jpmml-evaluator {importlib.metadata.version('jpmml_evaluator')}"
     reasons_wrong: list[str] = []
 
     def run() -> list[Result]:
         text = pmml_export.render(model)
         tag = "{" + pmml_export.NAMESPACE + "}OutputField"
         reason_fields = [f.get("name") for f in ET.fromstring(text).iter(tag) if f.get("feature") == "reasonCode"]
+        table = _table(model, cases)
+        rows = [{inp.name: row[k] for k, (inp, _) in enumerate(table.columns, start=1)} for row in table.values]
         with tempfile.TemporaryDirectory(prefix="scorecard-verify-") as tmp:
             path = os.path.join(tmp, "model.pmml")
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(text)
-            evaluator = jpmml_evaluator.make_evaluator(path, backend="jpype").verify()
-        table = _table(model, cases)
+            child = subprocess.run([sys.executable, "-c", _PMML_CHILD, path, *PMML_INVALID], input=json.dumps(rows),
+                                   capture_output=True, text=True, encoding="utf-8")
+        if child.returncode != 0:
+            lines = child.stderr.strip().splitlines() or [f"exit code {child.returncode}"]
+            raise RuntimeError(f"the PMML engine failed: {lines[-1]}")
         results: list[Result] = []
-        for case, row in zip(cases, table.values):
-            arguments = {inp.name: row[k] for k, (inp, _) in enumerate(table.columns, start=1)}
-            try:
-                out = evaluator.evaluate(arguments)
-            except jpmml_evaluator.JavaError as exc:
-                if exc.className not in PMML_INVALID:
-                    raise
+        for case, out in zip(cases, json.loads(child.stdout)):
+            if out is None:
                 results.append((None, None, None))
                 continue
             results.append((out["score"], out["prediction"], out.get("probability")))
