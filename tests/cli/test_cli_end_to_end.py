@@ -125,8 +125,10 @@ def test_verify_prints_one_line_per_check_and_exits_1_on_a_difference(cli, train
     assert run.code == 0, run.out + run.err
     lines = run.out.splitlines()
     assert any(line.startswith("python") and " ok: " in line for line in lines)
-    assert [line.split()[:2] + [line.split()[3] if "matrix" in line else ""] for line in lines
-            if line.startswith("onnx")] == [["onnx", "onnxruntime", ""], ["onnx", "onnxruntime", "matrix"]]
+    assert [line.split()[:2] + [" ".join(w for w in ("matrix", "--explain") if w in line)] for line in lines
+            if line.startswith("onnx")] == [["onnx", "onnxruntime", ""], ["onnx", "onnxruntime", "matrix"],
+                                            ["onnx", "onnxruntime", "--explain"],
+                                            ["onnx", "onnxruntime", "matrix --explain"]]
     assert any(line.startswith("pmml") and " ok: " in line and "identical reason codes" in line for line in lines)
     assert not any("FAILED" in line for line in lines)
 

@@ -75,7 +75,7 @@ def test_a_bad_value_the_score_never_reached_is_still_refused():
                   terms=(Term("a", ">=", 1, 1, ""), Term("b", ">=", 1, 1, "")), intercept=0, missing="null")
     header, records = csv_records(io.StringIO("a,b,y\n,abc,1\n"), "d.csv")
     with pytest.raises(RowError, match="d.csv: line 2: column 'b'"):
-        read_sample(model, header, records, "d.csv")
+        read_sample(model, header, ((f"line {line}", cells) for line, cells in records), "d.csv")
 
 
 def test_report_needs_both_classes_among_scored_rows():
