@@ -11,7 +11,9 @@ Safety as in the html export: Jinja2 autoescaping, every name through
 """
 from __future__ import annotations
 
+import bisect
 import math
+from typing import Callable
 
 from markupsafe import Markup
 
@@ -19,7 +21,7 @@ from scorecard import __version__
 from scorecard.runtime import Model
 from scorecard.runtime.names import visible
 from scorecard.runtime.stats import PSI_BANDS, Interval, Recalibration
-from scorecard.runtime.validation import Drift, Outcome, ScoreGroup, Validation
+from scorecard.runtime.validation import Drift, Group, Outcome, ScoreGroup, Validation
 from scorecard.svgplot import bar_chart, calibration_chart, psi_chart, roc_chart
 
 from .html import density, page_template, render_html
@@ -128,6 +130,25 @@ def _report_height(model: Model, v: Validation) -> float:
     return HEADER + header + max(card_height, side) + CHART * 0.8 + 2.4
 
 
+def _model_interval(model: Model) -> Callable[[Group], str]:
+    """The 95% interval of the model's own risk at a group of one score, as its risk table
+    stores it (the row that applies at that score, ``trainer/calibrate.py``), in percent;
+    empty where the table has none (a logistic-loss map, a group of several scores)."""
+    probability = model.probability or {}
+    table = probability.get("table") if probability.get("method") == "table" else None
+    if not table or "low" not in table[0]:
+        return lambda group: ""
+    scores = [row["score"] for row in table]
+
+    def text(group: Group) -> str:
+        if group.low != group.high:
+            return ""
+        row = table[max(bisect.bisect_right(scores, group.low) - 1, 0)]
+        return f"{percent(row['low'])} to {percent(row['high'])}"
+
+    return text
+
+
 def render_report(model: Model, v: Validation, data_name: str) -> str:
     """The validation report page of ``model`` on the data summarised in ``v``."""
     c = card(model)
@@ -149,6 +170,7 @@ def render_report(model: Model, v: Validation, data_name: str) -> str:
         calibration=Markup(calibration_chart({"observed": _calibration_points(v.groups)},
                                              "Observed vs predicted risk by score")) if has_risk else None,
         distribution=Markup(distribution), percent=percent, interval_text=page_interval,
+        model_interval=_model_interval(model),
         slope=slope, intercept=intercept, training=_training(model), zoom=zoom(_report_height(model, v)))
 
 

@@ -3,6 +3,7 @@ line per monitored item, exit 0 whatever the drift; bad input exit 2 with one li
 page left behind."""
 from __future__ import annotations
 
+
 import pytest
 from scorecard.runtime import Input, Model, Target, Term, dump
 
@@ -11,8 +12,9 @@ MODEL = Model(kind="linear", target=Target("Benign", 1),
               inputs=(Input("UniformityOfCellSize", "numeric"), Input("BareNuclei", "numeric")),
               terms=(Term("UniformityOfCellSize", "linear", None, 4, ""), Term("BareNuclei", "linear", None, 2, "")),
               intercept=-17, missing="null",
-              probability={"method": "table", "table": [{"score": -11, "risk": 0.02}, {"score": 0, "risk": 0.5},
-                                                        {"score": 5, "risk": 0.95}]})
+              probability={"method": "table", "table": [
+                  {"score": -11, "risk": 0.02, "low": 0.01, "high": 0.04}, {"score": 0, "risk": 0.5, "low": 0.4, "high": 0.6},
+                  {"score": 5, "risk": 0.95, "low": 0.9, "high": 0.98}]})
 
 
 @pytest.fixture
@@ -38,6 +40,8 @@ def test_report_writes_one_self_contained_page(cli, model, breastcancer, tmp_pat
     assert "Validation report: PREDICT Benign = 1 IF SCORE &gt; 17" in page
     assert "breastcancer.csv (683 rows)" in page and "AUC (DeLong)" in page
     assert 'id="scorecard-model"' in page  # the card itself, with its calculator
+    # the model's own 95% interval of the risk at each score (every score here is at least 5)
+    assert "the model's 95% interval" in page and "90.0% to 98.0%" in page
 
 
 def test_monitor_prints_one_line_per_item_and_exits_0_on_a_major_shift(cli, model, write, breastcancer, tmp_path):
