@@ -120,6 +120,9 @@ def _warn(message: str) -> None:
 # ---------------------------------------------------------------------------- train
 
 Data = Annotated[str, typer.Argument(metavar="DATA", help="CSV file (or Parquet with pyarrow installed).", show_default=False)]
+DaskAddress = Annotated[Optional[str], typer.Option(
+    "--dask", metavar="ADDRESS", help="Read DATA on this Dask scheduler (tcp://host:8786) and compute there "
+    "(extra 'dask'); the files must be readable by the workers.", show_default=False)]
 ModelPath = Annotated[str, typer.Argument(metavar="MODEL.json", help="A model file written by 'scorecard train'.", show_default=False)]
 
 
@@ -255,24 +258,50 @@ def _configure(options: dict):
 @app.command()
 @with_train_options
 def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help="Where to write MODEL.json.")],
-          options: dict) -> None:
+          options: dict, dask: DaskAddress = None) -> None:
     """Train a scoring system on DATA and write the model file.
 
     Ctrl-C during the search writes the best model found so far (status interrupted) and
     exits 130."""
     from scorecard.live import LiveProgress
-    from scorecard.runtime import dumps
     from scorecard.trainer.train import train as fit
 
     _check_paths([data, options.get("config")], [("-o", output)])
     cfg, target_name, positive_value = _configure(options)
     deadline = _deadline(cfg)
-    labeled = _load_data(data, target_name, positive_value, cfg)
-    live = LiveProgress(verbose=cfg.verbose)
+    if dask is not None:  # the rows stay on the cluster (trainer/cluster.py)
+        from scorecard.trainer.cluster import train_on_cluster
+
+        live = LiveProgress(verbose=cfg.verbose)
+        try:
+            fitted = train_on_cluster(dask, data, target_name, positive_value, cfg, live, deadline=deadline,
+                                      warn=_warn, notes=lambda m: _say(f"note: {m}"))
+        finally:
+            live.close()
+        return _finish_train(fitted, output)
+    from scorecard.trainer.stream import plan, train_streamed
+
+    reading = plan(data, cfg)
+    live = None
     try:
-        fitted = fit(labeled, cfg, progress=live, deadline=deadline, warn=_warn)
+        if reading.streamed:  # a folder, or more than --memory-limit in memory (trainer/stream.py)
+            live = LiveProgress(verbose=cfg.verbose)
+            fitted = train_streamed(data, target_name, positive_value, cfg, reading, live, deadline=deadline,
+                                    warn=_warn, notes=lambda m: _say(f"note: {m}"))
+        else:
+            labeled = _load_data(data, target_name, positive_value, cfg)
+            live = LiveProgress(verbose=cfg.verbose)
+            fitted = fit(labeled, cfg, progress=live, deadline=deadline, warn=_warn)
     finally:
-        live.close()
+        if live is not None:
+            live.close()
+    _finish_train(fitted, output)
+
+
+def _finish_train(fitted, output: str) -> None:
+    """Write the model file, print the summary line, and exit 130 after a Ctrl-C."""
+    from scorecard.runtime import dumps
+
     write_atomic(output, dumps(fitted))
     _say(summary(fitted, output))
     if fitted.training is not None and fitted.training.status == "interrupted":

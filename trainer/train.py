@@ -22,14 +22,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Optional
+from typing import Callable, Optional
 
 from scorecard.runtime import Model
 from scorecard.runtime.errors import InfeasibleError, NoModelInTimeError
 
 from . import advice
 from .calibrate import risk_table
+from .convex.losses import Oracle
 from .convex.train import train_convex
+from .data.design import Design
 from .data.families import design_for
 from .data.prepare import LabeledData
 from .options.config import TrainConfig
@@ -57,7 +59,7 @@ CV_SHARE = 0.5
 
 def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCallback] = None, *,
           deadline: Deadline | None = None, work_limit: float | None = None,
-          warn: Optional[advice.Warn] = None) -> Model:
+          warn: Optional[advice.Warn] = None, rows: Optional[Callable[[Design], Oracle]] = None) -> Model:
     """Train a scoring system on ``data`` under ``config``.
 
     deadline: when everything must be done (default: ``config.time_limit`` from now).
@@ -65,6 +67,9 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
       same model on any machine under any load, the deadline as a safety net only.
     warn: where warnings about the final model go (see ``advice.py``; default: Python's
       ``warnings``).
+    rows: convex losses only: the oracle over the rows the final model is trained on, given its
+      design (``trainer/stream.py``: rows read in row groups or held on a Dask cluster; ``data``
+      is then their design sample, which ``--c0 auto`` cross-validates on).
 
     Raises ConfigError for an unusable option or solver and InfeasibleError when no model
     satisfies the constraints (NoModelInTimeError when none was found within the time limit).
@@ -72,11 +77,11 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
     start = time.monotonic()
     deadline = deadline if deadline is not None else Deadline.after(config.time_limit)
     if config.c0 != AUTO or not c0_matters(config):
-        return _train(data, config, progress, deadline, work_limit, start, warn)
+        return _train(data, config, progress, deadline, work_limit, start, warn, rows=rows)
     selection = choose_c0(data, config, deadline.within(CV_SHARE * deadline.remaining()), progress,
                           fit=_fold_fit, work_limit=work_limit)
     model = _train(data, config.with_options(c0=selection.chosen), progress, deadline, work_limit, start, warn,
-                   chosen=True)
+                   chosen=True, rows=rows)
     return replace(model, training=replace(model.training, selection=selection.record()))
 
 
@@ -93,11 +98,11 @@ def _fold_fit(data: LabeledData, config: TrainConfig, progress=None, **options) 
 
 
 def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline | None, work_limit: float | None,
-           start: float, warn, chosen: bool = False) -> Model:
+           start: float, warn, chosen: bool = False, rows=None) -> Model:
     """``train`` with a numeric C0."""
     options = solve_options(config, deadline, work_limit)
     if config.loss != "zero-one":  # convex losses: cutting planes (Section 4.1)
-        model = train_convex(data, config, options, progress)
+        model = train_convex(data, config, options, progress, rows)
         for message in advice.model_warnings(model, data, config.c0, chosen):
             advice.warn(message, warn)
         return model
