@@ -347,7 +347,7 @@ def _training_defaults() -> dict:
 def predict(model: ModelPath, data: Data,
             output: Annotated[Optional[str], typer.Option(
                 "-o", "--output", help="Where to write the scored CSV (default, or '-': standard output).")] = None,
-            ) -> None:
+            dask: DaskAddress = None) -> None:
     """Score DATA: its rows plus 'score', 'prediction' (and 'probability') columns.
 
     'probability' is added when the model has a score-to-risk map. A file given with -o is
@@ -357,6 +357,18 @@ def predict(model: ModelPath, data: Data,
 
     _check_paths([model, data], [("-o", output)])
     fitted = load(model)
+    if dask is not None:  # each partition scored where it lives (trainer/cluster.py), written in order
+        from scorecard.trainer.cluster import score_on_cluster
+
+        if output is None or output == "-":
+            rows, unscored = score_on_cluster(dask, fitted, data, sys.stdout)
+            sys.stdout.flush()
+        else:
+            with atomic_output(output) as out:
+                rows, unscored = score_on_cluster(dask, fitted, data, out)
+        if unscored:
+            _say(f"{unscored} of {rows} rows have no score (missing values)")
+        return
     if output is None or output == "-":
         with _csv_text(data) as infile:
             result = score_csv(fitted, infile, sys.stdout, source=data)
