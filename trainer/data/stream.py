@@ -227,10 +227,16 @@ def scan_frame(frame: pd.DataFrame, target: str, where: str) -> dict[str, Column
         s = out[name] = ColumnScan()
         series = frame[name]
         if name == target:
-            cells = _cells(series)
             s.numeric = s.binary = False
-            s.missing = sum(c is None for c in cells)
-            s.add_levels({c.strip() for c in cells if c is not None})
+            if series.dtype.kind in "iufb":  # numbers: their distinct values as text
+                values = series.to_numpy(dtype=np.float64)
+                present = values[~np.isnan(values)]
+                s.missing = int(len(values) - len(present))
+                s.add_levels({_as_text(float(v)) for v in np.unique(present)})
+            else:
+                cells = _cells(series)
+                s.missing = sum(c is None for c in cells)
+                s.add_levels({c.strip() for c in cells if c is not None})
             continue
         values, cells = _numbers(series, name, where)
         if values is None:
@@ -240,12 +246,13 @@ def scan_frame(frame: pd.DataFrame, target: str, where: str) -> dict[str, Column
             continue
         present = values[~np.isnan(values)]
         s.missing = int(len(values) - len(present))
-        s.binary = bool(np.isin(present, (0.0, 1.0)).all())
+        s.binary = not len(present) or bool(present.min() >= 0 and present.max() <= 1 and np.isin(present, (0.0, 1.0)).all())
         distinct = np.unique(present[: 4 * MAX_LEVELS]) if len(present) else present
         if len(distinct) <= MAX_LEVELS:  # the text of each number, should a later file hold text
-            s.add_levels({_as_text(float(v)) for v in np.unique(present)})
-        else:
-            s.too_many = True
+            distinct = np.unique(present)
+        s.too_many = len(distinct) > MAX_LEVELS
+        if not s.too_many:
+            s.add_levels({_as_text(float(v)) for v in distinct})
     return out
 
 
@@ -286,7 +293,11 @@ class Streamed:
             if inp.type == "categorical":
                 columns[inp.name] = pd.Series(_cells(frame[inp.name]), index=frame.index, dtype=object)
                 continue
-            values, cells = _numbers(frame[inp.name], inp.name, where)
+            series = frame[inp.name]
+            if series.dtype.kind in "iufb":  # the scan checked every number of the file
+                columns[inp.name] = pd.Series(series.to_numpy(dtype=np.float64), index=frame.index)
+                continue
+            values, cells = _numbers(series, inp.name, where)
             if values is None:
                 k = next(i for i, c in enumerate(cells) if c is not None and _parse_numbers([c])[0] is None)
                 raise DataError(f"{where}: column {inp.name!r} holds {cells[k]!r} on row {k}, not a number, in a "

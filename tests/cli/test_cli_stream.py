@@ -1,0 +1,105 @@
+"""``scorecard train`` on data read in row groups (trainer/stream.py, data/stream.py): a Parquet
+file over ``--memory-limit`` or a folder of Parquet/CSV files trains the model the in-memory
+path trains on the same rows, types columns by every row, and refuses bad input the same way."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("pyarrow")
+
+LOGISTIC = ["--loss", "logistic", "--c0", "1e-4", "--coef-min", "-10", "--coef-max", "10", "--intercept-min", "-10",
+            "--intercept-max", "10", "--numeric", "linear", "--time-limit", "120"]
+
+
+def simulated(n: int, seed: int = 0) -> pd.DataFrame:
+    """The paper's simulation (two 5-dim Gaussians, means 2 and 0), float32 columns, 0/1 target."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.5).astype(np.int8)
+    X = (rng.standard_normal((n, 5)) + 2.0 * y[:, None]).astype(np.float32)
+    return pd.DataFrame({**{f"x{j}": X[:, j] for j in range(5)}, "y": y})
+
+
+def model(path) -> dict:
+    return json.loads(path.read_text())
+
+
+@pytest.fixture(scope="module")
+def parquet(tmp_path_factory):
+    path = tmp_path_factory.mktemp("stream") / "sim.parquet"
+    simulated(30_000).to_parquet(path, row_group_size=7_000)
+    return path
+
+
+@pytest.mark.parametrize("limit, oracle", [("20M", "signed columns in memory"), ("1M", "streamed every pass")])
+def test_a_file_over_the_memory_limit_trains_the_in_memory_model(cli, tmp_path, parquet, limit, oracle):
+    memory, streamed = tmp_path / "memory.json", tmp_path / "streamed.json"
+    assert cli("train", parquet, "--target", "y", *LOGISTIC, "-o", memory).code == 0
+    run = cli("train", parquet, "--target", "y", *LOGISTIC, "--memory-limit", limit, "-o", streamed)
+    assert run.code == 0, run.err
+    assert "30,000 rows" in run.err and "read in row groups" in run.err
+    a, b = model(memory), model(streamed)
+    assert "stream" not in a["training"]["params"]
+    record = b["training"]["params"]["stream"]
+    assert record["oracle"] == oracle and record["rows"] == 30_000 and record["memory_limit"] < 21 * 2**20
+    assert b["terms"] == a["terms"] and b["intercept"] == a["intercept"] == -10
+    assert b["training"]["objective"] == pytest.approx(a["training"]["objective"], rel=1e-12)
+    assert b["training"]["n_rows"] == a["training"]["n_rows"] == 30_000
+    assert b["training"]["train_error"] == a["training"]["train_error"]
+
+
+def test_a_folder_of_parquet_and_csv_files_is_typed_by_every_row(cli, tmp_path):
+    rng = np.random.default_rng(1)
+    frames = []
+    for k in range(3):
+        f = simulated(4_000, seed=k)
+        f["city"] = rng.choice(["north", "south"], len(f))
+        f["grade"] = rng.integers(0, 5, len(f)).astype(float)
+        frames.append(f)
+    frames[2].loc[7, "city"] = "east"  # a level only the last file holds
+    frames[2]["grade"] = frames[2]["grade"].astype(object)
+    frames[2].loc[9, "grade"] = "n/a"  # text in a numeric column, only in the last file: categorical
+    folder = tmp_path / "data"
+    folder.mkdir()
+    frames[0].to_parquet(folder / "a.parquet")
+    frames[1].to_parquet(folder / "b.parquet")
+    frames[2].to_csv(folder / "c.csv", index=False)
+    out = tmp_path / "m.json"
+    run = cli("train", folder, "--target", "y", *LOGISTIC, "--c0", "0.02", "-o", out)  # noise columns priced out
+    assert run.code == 0, run.err
+    m = model(out)
+    inputs = {i["name"]: i for i in m["inputs"]}
+    assert inputs["city"]["type"] == "categorical" and "east" in inputs["city"]["categories"]
+    assert inputs["grade"]["type"] == "categorical" and "n/a" in inputs["grade"]["categories"]
+    assert m["training"]["n_rows"] == 12_000 and m["training"]["params"]["stream"]["files"] == 3
+
+
+def test_bad_input_in_a_streamed_folder_names_the_file_column_and_value(cli, tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    simulated(100).to_parquet(folder / "a.parquet")
+    bad = simulated(100, seed=2)
+    bad.loc[5, "x3"] = np.inf
+    bad.to_parquet(folder / "b.parquet")
+    run = cli("train", folder, "--target", "y", *LOGISTIC, "-o", tmp_path / "m.json")
+    assert run.code == 2 and "b.parquet" in run.err and "'x3'" in run.err and "inf" in run.err
+    (folder / "b.parquet").unlink()
+    simulated(100).drop(columns="x4").to_csv(folder / "c.csv", index=False)
+    run = cli("train", folder, "--target", "y", *LOGISTIC, "-o", tmp_path / "m.json")
+    assert run.code == 2 and "c.csv" in run.err and "share one header" in run.err
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_a_missing_label_and_a_bad_memory_limit_are_refused(cli, tmp_path):
+    data = simulated(200)
+    data["y"] = data["y"].astype(float)
+    data.loc[150, "y"] = np.nan
+    path = tmp_path / "d.parquet"
+    data.to_parquet(path)
+    run = cli("train", path, "--target", "y", *LOGISTIC, "--memory-limit", "1K", "-o", tmp_path / "m.json")
+    assert run.code == 2 and "target column 'y' has 1 missing values" in run.err
+    run = cli("train", path, "--target", "y", *LOGISTIC, "--memory-limit", "lots", "-o", tmp_path / "m.json")
+    assert run.code == 2 and "--memory-limit: 'lots' is not valid" in run.err
