@@ -39,10 +39,11 @@ def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercep
     policy is ``"unmet"`` (an input read by conditions, so the row has a score, where one is)."""
     coef = np.asarray(coef, dtype=np.int64)
     scores = intercept + design.X @ coef.astype(np.float64)
-    errors = int(np.sum((scores > 0) != (data.y > 0)))
+    wrong = (scores > 0) != (data.y > 0)
+    errors = int(wrong.sum() if data.counts is None else data.counts[wrong].sum())
     model = model_from_solution(data, design, coef, intercept, kind)
     training = Training(solver=solver, status=status, objective=objective, lower_bound=lower_bound, gap=gap,
-                        seconds=round(seconds, 3), train_error=errors / len(data.y), n_rows=len(data.y),
+                        seconds=round(seconds, 3), train_error=errors / data.n_rows, n_rows=data.n_rows,
                         params=params)
     used = [inp.name for inp in model.used_inputs]
     blank = next((name for name in used if name in data.missing_counts), None)
@@ -51,5 +52,5 @@ def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercep
         blank = conditions[0] if conditions else used[0] if used else None
     if blank is None and data.missing_counts and used:
         blank = used[0]
-    return with_golden(replace(model, training=training, probability=probability(scores, data.y)),
+    return with_golden(replace(model, training=training, probability=probability(scores, data.y, data.counts)),
                        data.frame, blank)

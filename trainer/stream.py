@@ -24,12 +24,13 @@ from dataclasses import dataclass, replace
 from typing import Iterator, Optional
 
 import numpy as np
+import pandas as pd
 from scorecard.runtime import Model
 
 from . import advice
 from .convex.losses import ArrayOracle, Oracle, ParquetOracle, merge_rows, signed_columns, worth_merging
 from .convex.train import row_weights
-from .data.design import Design
+from .data.design import Column, Design
 from .data.stream import BATCH_ROWS, Files, Streamed, fits, memory_budget, scan, worth_streaming
 from .options.config import TrainConfig
 from .options.spec import size_bytes
@@ -131,6 +132,8 @@ def train_streamed(path: str, target: str, positive: object, config: TrainConfig
     notes for the user (what was streamed, and why)."""
     start = time.monotonic()
     data = scan(the_plan.files, target, positive, config.missing)
+    if config.loss == "zero-one":
+        return _train_grouped(data, config, the_plan, progress, deadline, warn, notes, start)
     why = "a folder of files" if the_plan.files.folder else \
         f"about {size_text(the_plan.in_memory_bytes)} to hold in memory, over --memory-limit {size_text(the_plan.budget)}"
     notes(f"{path}: {data.rows:,} rows, {why}: read in row groups, the design from a sample of "
@@ -155,6 +158,71 @@ def train_streamed(path: str, target: str, positive: object, config: TrainConfig
     training = replace(model.training, n_rows=n, train_error=errors / max(n, 1),
                        params=model.training.params | {"stream": stream})
     return replace(model, training=training)
+
+
+#: Distinct rows the exact 0-1 problem takes from big data within a --time-limit of 30 s (the
+#: 0-1 pipeline keeps to it there); grouped data with more is trained on a random sample of this many rows.
+EXACT_ROWS = 50_000
+LABEL = "\x00label"  # the label's column among the grouped inputs (no input may hold a NUL in its name)
+
+
+def grouped(data: Streamed) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """Every row group's identical rows (inputs and label) as one row and its count:
+    ``(inputs frame, labels +1/-1, counts)``, in bounded memory when rows repeat."""
+    total = None
+    for path, first, frame in data.files.frames(list(data.columns)):
+        typed, y = data.typed(frame, f"{path} (rows from {first})")
+        counts = typed.assign(**{LABEL: y}).value_counts(dropna=False, sort=False)
+        total = counts if total is None else pd.concat([total, counts]).groupby(
+            level=list(range(counts.index.nlevels)), dropna=False, sort=False).sum()
+    rows = total.index.to_frame(index=False)
+    labels = rows.pop(LABEL).to_numpy(dtype=np.int8)
+    for inp in data.sample.inputs:  # the grouped columns as prepare types them
+        rows[inp.name] = rows[inp.name].astype(object).where(rows[inp.name].notna(), None) \
+            if inp.type == "categorical" else rows[inp.name].astype(np.float64)
+    return rows, labels, total.to_numpy(dtype=np.float64)
+
+
+def _train_grouped(data: Streamed, config: TrainConfig, the_plan: Plan, progress, deadline, warn, notes,
+                   start: float) -> Model:
+    """The 0-1 loss on big data: identical rows grouped (their counts weight the loss), the
+    exact problem when the groups are few enough, else a random sample of :data:`EXACT_ROWS`
+    rows, said in a note and in the record. Data reduction (Section 4.2) runs when asked
+    (``--reduce``): it is not forced, as on tens of thousands of distinct rows it overruns
+    ``--time-limit`` (50,000 rows at 30 s: 43 s of wall time, against 32 s without)."""
+    frame, y, counts = grouped(data)
+    full = replace(data.sample, frame=frame, y=y, counts=counts, missing_cells={}, dropped_rows=0)
+    record = the_plan.record() | {"rows": data.rows, "grouped_rows": len(y), "sample_rows": len(data.sample.y)}
+    if len(y) <= EXACT_ROWS:
+        notes(f"{data.files.source}: {data.rows:,} rows are {len(y):,} distinct rows: the exact problem on them, "
+              "their counts as weights")
+        record["problem"] = "exact on grouped rows"
+        train_on, cfg = full, config
+    else:
+        draw = np.random.default_rng(config.seed).multinomial(EXACT_ROWS, counts / counts.sum())
+        pick = np.flatnonzero(draw)
+        train_on, cfg = replace(full.subset(pick), counts=draw[pick].astype(np.float64)), config
+        reduced = ", reduced (--reduce)" if config.reduce else ""
+        notes(f"{data.files.source}: {data.rows:,} rows are {len(y):,} distinct rows, too many for the exact 0-1 "
+              f"problem (at most {EXACT_ROWS:,}): trained on a random sample of {EXACT_ROWS:,} rows "
+              f"({len(pick):,} distinct, their counts as weights{reduced}); the training error is that of every row")
+        record["problem"] = f"random sample of {EXACT_ROWS} rows{reduced}"
+    model = train(train_on, cfg, progress, deadline=deadline, warn=warn)
+    wrong = (scores(model, frame) > 0) != (y > 0)
+    record["scan_and_fit_seconds"] = round(time.monotonic() - start, 3)
+    n = int(counts.sum())
+    training = replace(model.training, n_rows=n, train_error=float(counts[wrong].sum()) / n,
+                       params=model.training.params | {"stream": record})
+    return replace(model, training=training)
+
+
+def scores(model: Model, frame: pd.DataFrame) -> np.ndarray:
+    """The model's score of each row of a typed frame (the design's meaning of each term)."""
+    total = np.full(len(frame), float(model.intercept))
+    for t in model.terms:
+        value = tuple(t.value) if isinstance(t.value, list) else t.value
+        total += t.points * np.nan_to_num(Column(t.input, t.op, value, t.label).values(frame[t.input]))
+    return total
 
 
 def _coefficients(model: Model, held: dict) -> list[int]:

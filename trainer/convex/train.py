@@ -93,4 +93,4 @@ def train_convex(data: LabeledData, config: TrainConfig, options: SolveOptions,
         data, design, coef, intercept, kind="linear", solver="highs", status=result.status,
         objective=result.objective, lower_bound=result.lower_bound,
         gap=relative_gap(result.objective, result.lower_bound) or 0.0, seconds=time.monotonic() - start,
-        params=params, probability=(lambda s, y: logistic()) if config.loss == "logistic" else risk_table)
+        params=params, probability=(lambda s, y, w: logistic()) if config.loss == "logistic" else risk_table)
