@@ -54,12 +54,15 @@ class Plan:
 
 
 def plan(path: str, config: TrainConfig) -> Plan:
-    """Stream DATA when it is a folder or its in-memory reading would exceed the budget."""
+    """Stream DATA when it is a folder or its in-memory reading would exceed the budget, and
+    for the 0-1 loss when it has more rows than the exact problem takes (:data:`EXACT_ROWS`:
+    its rows are then grouped, or sampled)."""
     files = Files.of(path)
     budget = memory_budget(size_bytes(config.memory_limit) if config.memory_limit is not None else None)
     if not files.folder and not files.paths[0].lower().endswith((".parquet", ".pq", ".csv")):
         return Plan(files, budget, 0, False)  # another suffix: the in-memory reader's CSV
-    return Plan(files, budget, files.in_memory_bytes(), worth_streaming(files, budget))
+    many = config.loss == "zero-one" and files.rows() > EXACT_ROWS
+    return Plan(files, budget, files.in_memory_bytes(), many or worth_streaming(files, budget))
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,8 @@ def train_streamed(path: str, target: str, positive: object, config: TrainConfig
     if config.loss == "zero-one":
         return _train_grouped(data, config, the_plan, progress, deadline, warn, notes, start)
     why = "a folder of files" if the_plan.files.folder else \
-        f"about {size_text(the_plan.in_memory_bytes)} to hold in memory, over --memory-limit {size_text(the_plan.budget)}"
+        f"about {size_text(the_plan.in_memory_bytes)} to hold in memory, over --memory-limit {size_text(the_plan.budget)}" \
+        if the_plan.in_memory_bytes > the_plan.budget else f"more rows than the exact 0-1 problem takes ({EXACT_ROWS:,})"
     notes(f"{path}: {data.rows:,} rows, {why}: read in row groups, the design from a sample of "
           f"{len(data.sample.y):,} rows")
     held: dict = {}
