@@ -103,3 +103,51 @@ def test_a_missing_label_and_a_bad_memory_limit_are_refused(cli, tmp_path):
     assert run.code == 2 and "target column 'y' has 1 missing values" in run.err
     run = cli("train", path, "--target", "y", *LOGISTIC, "--memory-limit", "lots", "-o", tmp_path / "m.json")
     assert run.code == 2 and "--memory-limit: 'lots' is not valid" in run.err
+
+
+def grades(n: int, seed: int = 0) -> pd.DataFrame:
+    """n rows of three small whole-number columns: few distinct rows however large n is."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, (n, 3))
+    y = (rng.random(n) < 1 / (1 + np.exp(-(X[:, 0] - X[:, 1] + 0.5)))).astype(int)
+    return pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "c": X[:, 2], "y": y})
+
+
+def test_the_zero_one_loss_on_many_rows_solves_the_grouped_rows_exactly(cli, tmp_path):
+    from scorecard.trainer.data.prepare import prepare
+    from scorecard.trainer.options.config import TrainConfig
+    from scorecard.trainer.train import train
+
+    data = grades(60_000)  # more rows than the exact problem takes: grouped (64 x 2 distinct rows at most)
+    path, out = tmp_path / "g.csv", tmp_path / "m.json"
+    data.to_csv(path, index=False)
+    run = cli("train", path, "--target", "y", "--c0", "0.01", "--time-limit", "60", "-o", out)
+    assert run.code == 0, run.err
+    assert "60,000 rows are" in run.err and "the exact problem on them, their counts as weights" in run.err
+    m = model(out)
+    t = m["training"]
+    assert t["params"]["stream"]["problem"] == "exact on grouped rows" and t["n_rows"] == 60_000
+    memory = train(prepare(data, "y"), TrainConfig(c0=0.01, time_limit=60))  # the same rows in memory
+    assert t["status"] == memory.training.status == "optimal"
+    assert m["intercept"] == memory.intercept and len(m["terms"]) == len(memory.terms)
+    assert [x["points"] for x in m["terms"]] == [x.points for x in memory.terms]
+    assert t["objective"] == pytest.approx(memory.training.objective, rel=1e-9)
+    assert t["train_error"] == pytest.approx(memory.training.train_error, rel=1e-12)
+
+
+def test_the_zero_one_loss_on_too_many_distinct_rows_says_it_trains_on_a_sample(cli, tmp_path):
+    from scorecard.runtime import load, predict
+
+    rng = np.random.default_rng(5)
+    data = pd.DataFrame({"u": rng.random(60_000).round(6), "v": rng.integers(0, 9, 60_000)})
+    data["y"] = (data["u"] + 0.05 * data["v"] + 0.3 * rng.random(60_000) > 0.9).astype(int)
+    path, out = tmp_path / "d.parquet", tmp_path / "m.json"
+    data.to_parquet(path)
+    run = cli("train", path, "--target", "y", "--c0", "0.01", "--time-limit", "10", "-o", out)
+    assert run.code == 0, run.err
+    assert "too many for the exact 0-1 problem (at most 50,000): trained on a random sample of 50,000 rows" in run.err
+    t = model(out)["training"]
+    assert t["params"]["stream"]["grouped_rows"] > 50_000 and t["n_rows"] == 60_000
+    m = load(str(out))
+    wrong = sum(predict(m, row) != row["y"] for row in data.to_dict("records"))
+    assert t["train_error"] == pytest.approx(wrong / 60_000, abs=1e-12)  # the error of every row
