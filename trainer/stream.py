@@ -213,7 +213,7 @@ def _train_grouped(data: Streamed, config: TrainConfig, the_plan: Plan, progress
         pick = np.flatnonzero(draw)
         train_on, cfg = replace(full.subset(pick), counts=draw[pick].astype(np.float64)), config
         reduced = ", reduced (--reduce)" if config.reduce else ""
-        many = f"{len(y):,}" if distinct <= EXACT_ROWS else f"more than {distinct:,} (in a sample of {len(sample.y):,})"
+        many = f"{len(y):,}" if distinct <= EXACT_ROWS else f"at least {distinct:,} (as many in a sample of {len(sample.y):,})"
         notes(f"{data.files.source}: {data.rows:,} rows are {many} distinct rows, too many for the exact 0-1 "
               f"problem (at most {EXACT_ROWS:,}): trained on a random sample of {EXACT_ROWS:,} rows "
               f"({len(pick):,} distinct, their counts as weights{reduced}); the training error is that of every row")
