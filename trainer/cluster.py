@@ -35,6 +35,7 @@ from .data.stream import SAMPLE_ROWS, ColumnScan, Files, Streamed, design_matrix
 from .options.config import TrainConfig
 from .solvers.options import Deadline
 from .solvers.progress import ProgressCallback
+from .stream import design_points
 from .train import train
 
 
@@ -129,10 +130,7 @@ def train_on_cluster(address: str, path: str, target: str, positive: object, con
 
         model = train(data.sample, config, progress, deadline=deadline, warn=warn, rows=rows)
         oracle: DaskOracle = held["oracle"]
-        points = {(t.input, t.op, t.value if not isinstance(t.value, list) else tuple(t.value)): t.points
-                  for t in model.terms}
-        lam = np.array([model.intercept] + [points.get((c.input, c.op, c.value), 0) for c in held["design"].columns],
-                       dtype=np.float32)
+        lam = np.array([model.intercept] + design_points(model, held["design"]), dtype=np.float32)
         m = da.dot(lam, oracle.ZT)
         yrow = oracle.ZT[0]
         (errors,) = oracle._compute(da.where(yrow > 0, m <= 0, m < 0).sum())

@@ -138,8 +138,7 @@ def train_streamed(path: str, target: str, positive: object, config: TrainConfig
     if config.loss == "zero-one":
         return _train_grouped(data, config, the_plan, progress, deadline, warn, notes, start)
     why = "a folder of files" if the_plan.files.folder else \
-        f"about {size_text(the_plan.in_memory_bytes)} to hold in memory, over --memory-limit {size_text(the_plan.budget)}" \
-        if the_plan.in_memory_bytes > the_plan.budget else f"more rows than the exact 0-1 problem takes ({EXACT_ROWS:,})"
+        f"about {size_text(the_plan.in_memory_bytes)} to hold in memory, over --memory-limit {size_text(the_plan.budget)}"
     notes(f"{path}: {data.rows:,} rows, {why}: read in row groups, the design from a sample of "
           f"{len(data.sample.y):,} rows")
     held: dict = {}
@@ -155,8 +154,8 @@ def train_streamed(path: str, target: str, positive: object, config: TrainConfig
 
     model = train(data.sample, config, progress, deadline=deadline, warn=warn, rows=rows)
     oracle = held["oracle"]
-    errors, n = full_error(oracle, np.array([model.intercept] + _coefficients(model, held), dtype=np.float64),
-                           config.w_pos)
+    errors, n = full_error(oracle, np.array([model.intercept] + design_points(model, held["design"]),
+                                            dtype=np.float64), config.w_pos)
     stream = the_plan.record() | {"rows": data.rows, "sample_rows": len(data.sample.y), "oracle": held["how"],
                                   "oracle_rows": int(oracle.n_rows), "scan_and_fit_seconds": round(time.monotonic() - start, 3)}
     training = replace(model.training, n_rows=n, train_error=errors / max(n, 1),
@@ -243,9 +242,8 @@ def scores(model: Model, frame: pd.DataFrame) -> np.ndarray:
     return total
 
 
-def _coefficients(model: Model, held: dict) -> list[int]:
+def design_points(model: Model, design: Design) -> list[int]:
     """The model's points per design column, in the design's order (0 for an unused column)."""
-    design = held["design"]
     points = {(t.input, t.op, t.value if not isinstance(t.value, list) else tuple(t.value)): t.points
               for t in model.terms}
     return [points.get((c.input, c.op, c.value), 0) for c in design.columns]
