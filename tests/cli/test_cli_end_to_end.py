@@ -126,7 +126,8 @@ def test_verify_prints_one_line_per_check_and_exits_1_on_a_difference(cli, train
     lines = run.out.splitlines()
     assert any(line.startswith("python") and " ok: " in line for line in lines)
     assert [line.split()[:2] + [line.split()[3] if "matrix" in line else ""] for line in lines
-            if line.startswith("onnx")] == [["onnx", "onnxruntime", ""], ["onnx", "onnxruntime", "matrix"]]
+            if line.startswith("onnx")] == [["onnx", "onnxruntime", ""], ["onnx", "onnxruntime", "matrix"]] * 2
+    assert sum(line.startswith("onnx") and "identical reasons" in line for line in lines) == 2  # --explain rows
     assert any(line.startswith("pmml") and " ok: " in line and "identical reason codes" in line for line in lines)
     assert not any("FAILED" in line for line in lines)
 

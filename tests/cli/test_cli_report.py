@@ -35,7 +35,7 @@ def test_report_writes_one_self_contained_page(cli, model, breastcancer, tmp_pat
     run = cli("report", model, "--data", breastcancer, "-o", out)
     assert run.code == 0, run.err
     page = out.read_text(encoding="utf-8")
-    assert "Validation report: PREDICT Benign IF SCORE &gt; 17" in page
+    assert "Validation report: PREDICT Benign = 1 IF SCORE &gt; 17" in page
     assert "breastcancer.csv (683 rows)" in page and "AUC (DeLong)" in page
     assert 'id="scorecard-model"' in page  # the card itself, with its calculator
 
@@ -57,7 +57,7 @@ def test_monitor_prints_one_line_per_item_and_exits_0_on_a_major_shift(cli, mode
     assert printed[4:6] == ["missing UniformityOfCellSize: 0.0% -> 0.0%", "missing BareNuclei: 0.0% -> 0.0%"]
     assert printed[6].startswith("outcome rate: ") and printed[7].startswith("calibration: current observed ")
     assert printed[8].startswith("AUC: ") and len(printed) == 9
-    assert "Drift: PREDICT Benign IF SCORE &gt; 17" in out.read_text(encoding="utf-8")
+    assert "Drift: PREDICT Benign = 1 IF SCORE &gt; 17" in out.read_text(encoding="utf-8")
 
 
 def test_monitor_without_the_outcome_in_the_current_data(cli, model, write, breastcancer):
