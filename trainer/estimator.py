@@ -196,14 +196,13 @@ class SLIMClassifier:
         this plus ``model_.threshold``."""
         if not hasattr(self, "model_"):
             raise _not_fitted(self)
-        return np.array([np.nan if s is None else s for s in self._scores(X)], dtype=float)
+        threshold = self.model_.threshold
+        return np.array([np.nan if s is None else s - threshold for s in self._scores(X)], dtype=float)
 
     def _scores(self, X) -> list:
         """The runtime's score of each row of ``X`` (None where a row has none)."""
         frame = self._frame(X, fitting=False)
-        rows = frame.to_dict(orient="records")
-        out = np.array([runtime_score(self.model_, row) for row in rows], dtype=float)
-        return out - self.model_.threshold
+        return [runtime_score(self.model_, row) for row in frame.to_dict(orient="records")]
 
     def predict(self, X) -> np.ndarray:
         """The predicted label of each row."""

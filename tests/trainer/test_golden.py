@@ -38,8 +38,9 @@ def runtime_choice(model, frame) -> list[int]:
             take(next((i for i in range(len(rows)) if on[i]), None))
             take(next((i for i in range(len(rows)) if not on[i]), None))
     valued = [(s, i) for i, s in enumerate(scores) if s is not None]
-    above = sorted((s, i) for s, i in valued if s > 0)
-    below = sorted((-s, i) for s, i in valued if s <= 0)
+    t = model.threshold  # the score is the points total: the boundary is the threshold
+    above = sorted((s - t, i) for s, i in valued if s > t)
+    below = sorted((t - s, i) for s, i in valued if s <= t)
     for _, i in below[:BOUNDARY_ROWS] + above[:BOUNDARY_ROWS]:
         take(i)
     return sorted(picked[:MAX_ROWS - 1])
