@@ -14,13 +14,22 @@ RSS (``ru_maxrss``) is that run's; the time is the fit only (the data are made f
     python benchmarks/scale.py --parquet       # also 1e8 rows streamed from a Parquet file
     python benchmarks/scale.py --write         # and write the section of benchmarks/RESULTS.md
     python benchmarks/scale.py --cli --baseline /work/main/.venv/bin/scorecard --write
-                                               # the command line: train/predict on files (section scale-cli)
+                                               # the command line on files instead (sections scale-cli, scale_cli)
 
-The command-line path (``--cli``, issue 16) runs ``scorecard train`` on the same data written
-as one Parquet file and as CSV (by pandas), and ``scorecard predict`` on the CSV, each in its
-own process: wall time and peak RSS (``ru_maxrss`` of a wrapper's children, one wrapper per
-command). ``--baseline`` names a ``scorecard`` executable of the code before the change, run
-on ``--baseline-rows`` rows in the same run.
+The command-line mode (``--cli``, issue 16) runs every command in a process of its own and
+writes two sections:
+
+* scale-cli, train and predict on files: ``scorecard train`` on the same data written as one
+  Parquet file and as CSV (by pandas), and ``scorecard predict`` on the CSV: wall time and peak
+  RSS (``ru_maxrss`` of a wrapper's children, one wrapper per command). ``--baseline`` names a
+  ``scorecard`` executable of the code before the change, run on ``--baseline-rows`` rows in the
+  same run.
+* scale_cli, big files (streaming): the Parquet logistic command at 10^7 rows (streamed above
+  the default memory budget), the same command on 10^6 rows through the in-memory reader
+  (``--memory-limit 1T``: the path before streaming, the baseline), the 0-1 loss on 2,000,000
+  rows x 10 integer columns at ``--time-limit 30`` against the same command on a 100,000-row
+  random sample (training error of both on all 2,000,000 rows), and with ``--parquet`` 10^8 rows
+  streamed from Parquet.
 """
 from __future__ import annotations
 
@@ -229,8 +238,8 @@ def cli_predict(scorecard: str, model: str, data: str, n: int, out: str) -> dict
     return run | {"rows_per_s": n / run["seconds"]}
 
 
-def run_cli(args: argparse.Namespace) -> list[str]:
-    """The command-line measurements and their section of RESULTS.md."""
+def files_main(args: argparse.Namespace) -> list[str]:
+    """The train/predict-on-files measurements and their section's lines."""
     n, base_n = int(args.cli_rows), int(args.baseline_rows)
     ours = str(Path(sys.executable).with_name("scorecard"))
     rows, notes = [], []
@@ -269,6 +278,100 @@ def run_cli(args: argparse.Namespace) -> list[str]:
     return lines + [""] + notes
 
 
+LOGISTIC = ["--target", "y", "--loss", "logistic", "--c0", "9e-8", "--coef-min", "-10", "--coef-max", "10",
+            "--intercept-min", "-10", "--intercept-max", "10", "--numeric", "linear", "--time-limit", "300"]
+
+
+def integers(n: int, seed: int = 0):
+    """n rows x 10 integer columns (digits 0-9) and a 0/1 target that depends on five of them."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 10, (n, 10))
+    logit = 0.6 * X[:, 0] - 0.4 * X[:, 1] + 0.3 * X[:, 2] - 0.2 * X[:, 3] + 0.5 * (X[:, 4] >= 7) - 2.0
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(np.int8)
+    return pd.DataFrame({**{f"v{j}": X[:, j].astype(np.int8) for j in range(10)}, "y": y})
+
+
+def run_train(args: list[str], model: str) -> dict:
+    """``scorecard train ARGS -o MODEL`` in its own process: wall s, peak RSS MB, the model file's facts."""
+    scorecard = str(Path(sys.executable).with_name("scorecard"))
+    start = time.perf_counter()
+    proc = subprocess.Popen([scorecard, "train", *args, "-o", model], stderr=subprocess.PIPE, text=True)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError(f"scorecard train failed: {err}")
+    m = json.load(open(model))
+    t = m["training"]
+    cp = t["params"].get("cutting_planes", {})
+    return {"wall": wall, "rss_mb": usage.ru_maxrss / 1024, "seconds": t["seconds"], "status": t["status"],
+            "fit": cp.get("oracle_seconds", 0) + cp.get("master_seconds", 0), "train_error": t["train_error"],
+            "model": (m["intercept"], *[x["points"] for x in m["terms"]]), "stream": t["params"].get("stream"),
+            "notes": [line for line in err.splitlines() if line.startswith("note:")], "file": model}
+
+
+def full_error(model_path: str, frame) -> float:
+    """A model's error on every row of ``frame`` (the runtime's rule: positive when the score,
+    the card's points total, is > the model's threshold)."""
+    from scorecard.runtime import load
+    from scorecard.trainer.stream import points
+
+    model = load(model_path)
+    positive = frame["y"].to_numpy() == 1
+    typed = frame.drop(columns="y").astype(np.float64)
+    return float(np.mean((points(model, typed) > model.threshold) != positive))
+
+
+def streaming_main(args: argparse.Namespace) -> list[str]:
+    """The big-file measurements (issue 16, streaming) and their section's lines."""
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        big, small = os.path.join(tmp, "sim7.parquet"), os.path.join(tmp, "sim6.parquet")
+        write_parquet(10**7, big)
+        write_parquet(10**6, small)
+        logistic = run_train([big, *LOGISTIC], os.path.join(tmp, "m7.json"))
+        print("logistic 1e7", logistic, flush=True)
+        base = run_train([small, *LOGISTIC, "--memory-limit", "1T"], os.path.join(tmp, "m6.json"))
+        print("baseline 1e6", base, flush=True)
+        ints = integers(2_000_000)
+        zpath, spath = os.path.join(tmp, "ints.parquet"), os.path.join(tmp, "ints100k.parquet")
+        ints.to_parquet(zpath)
+        ints.sample(100_000, random_state=0).to_parquet(spath)
+        zero = run_train([zpath, "--target", "y", "--time-limit", "30"], os.path.join(tmp, "z.json"))
+        sample = run_train([spath, "--target", "y", "--time-limit", "30"], os.path.join(tmp, "zs.json"))
+        zero["all_error"], sample["all_error"] = full_error(zero["file"], ints), full_error(sample["file"], ints)
+        print("zero-one", zero, "sample", sample, flush=True)
+        del ints
+        os.unlink(big)
+        huge = None
+        if args.parquet:
+            hpath = os.path.join(tmp, "sim8.parquet")
+            write_parquet(int(args.parquet_rows), hpath)
+            huge = run_train([hpath, *LOGISTIC, "--time-limit", "3600"], os.path.join(tmp, "m8.json"))
+            print("logistic 1e8", huge, flush=True)
+    out += ["| run | rows | wall s | peak RSS MB | training.seconds | fit s (oracle + master) | status | model | how |",
+            "|---|---:|---:|---:|---:|---:|---|---|---|"]
+
+    def row(name: str, rows: int, r: dict) -> str:
+        how = r["stream"]["oracle"] if r["stream"] and "oracle" in r["stream"] else \
+            r["stream"]["problem"] if r["stream"] else "in memory (today's reader)"
+        return (f"| {name} | {rows:,} | {r['wall']:.1f} | {r['rss_mb']:.0f} | {r['seconds']:.2f} | {r['fit']:.2f} | "
+                f"{r['status']} | {r['model']} | {how} |")
+
+    out.append(row("logistic, Parquet, streamed (default budget)", 10**7, logistic))
+    out.append(row("baseline: logistic, Parquet, in memory (`--memory-limit 1T`)", 10**6, base))
+    if huge is not None:
+        out.append(row("logistic, Parquet, streamed", int(args.parquet_rows), huge))
+    out.append(row("0-1 loss, 10 integer columns, `--time-limit 30`", 2_000_000, zero))
+    out.append(row("0-1 loss, the same command on a random sample", 100_000, sample))
+    out += ["", f"0-1 loss: training error on all 2,000,000 rows {100 * zero['all_error']:.2f} % (streamed, "
+                f"grouped) against {100 * sample['all_error']:.2f} % (the model of the 100,000-row sample). "
+                f"Notes printed: {' '.join(zero['notes'])}"]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e3,1e4,1e5,1e6,1e7")
@@ -279,7 +382,8 @@ def main() -> None:
     parser.add_argument("--parquet", action="store_true", help="also 1e8 rows streamed from Parquet")
     parser.add_argument("--parquet-rows", type=float, default=1e8)
     parser.add_argument("--write", action="store_true", help="write the section of benchmarks/RESULTS.md")
-    parser.add_argument("--cli", action="store_true", help="the command line on files instead (section scale-cli)")
+    parser.add_argument("--cli", action="store_true",
+                        help="the command line instead (sections scale-cli and scale_cli): issue 16")
     parser.add_argument("--cli-rows", type=float, default=1e7)
     parser.add_argument("--baseline", help="a scorecard executable of the code before the change (--cli)")
     parser.add_argument("--baseline-rows", type=float, default=1e6)
@@ -294,7 +398,7 @@ def main() -> None:
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     where = machine()
     if args.cli:
-        body = run_cli(args)
+        body = files_main(args)
         lines = ["## Scaling on the command line: train and predict on files (benchmarks/scale.py --cli)", "",
                  f"{started}; {where}; Python {platform.python_version()}, numpy {np.__version__}.",
                  f"Command: `python benchmarks/scale.py {' '.join(sys.argv[1:])}`", "",
@@ -306,6 +410,19 @@ def main() -> None:
         print("\n".join(lines))
         if args.write:
             write_section("scale-cli", "\n".join(lines))
+        lines = ["## Scaling on the command line: `scorecard train` on big files (benchmarks/scale.py --cli)", "",
+                 f"{started}; {where}; Python {platform.python_version()}, numpy {np.__version__}.",
+                 f"Command: `python benchmarks/scale.py {' '.join(sys.argv[1:])}`", "",
+                 "Each run is one `scorecard train` process (wall time and peak RSS of that process). Logistic: "
+                 f"`scorecard train DATA {' '.join(LOGISTIC)}` on the paper's simulation written to Parquet "
+                 "(float32 columns, int8 target; `--numeric linear` gives the paper's design, as the command of "
+                 "issue 16 did when linear was the default). fit s = the cutting planes' oracle and master time; "
+                 "training.seconds also counts building the design and reading the rows into the oracle. "
+                 "0-1 loss: `scorecard train DATA --target y --time-limit 30` (C0 by cross-validation).", "",
+                 *streaming_main(args)]
+        print("\n".join(lines))
+        if args.write:
+            write_section("scale_cli", "\n".join(lines))
         return
     results, baseline = {}, {}
     for n in (int(float(s)) for s in args.sizes.split(",") if s):

@@ -95,6 +95,12 @@ def _positive_key(positive: object) -> object:
     return key.lower() if isinstance(key, str) and key.lower() in BOOLEANS else key
 
 
+def _where(line: object) -> str:
+    """A record's place in a message: ``line N`` for csv_records' line number, else the
+    locator as it reads (``line N`` or ``row N``, trainer/data/columnar.py)."""
+    return f"line {line}" if isinstance(line, int) else str(line)
+
+
 def read_sample(model: Model, header: list[str], records: Iterable[tuple[object, list]], source: str,
                 outcome: str = "optional") -> Sample:
     """Score every record; ``outcome`` is "required" (the file must hold the model's target
@@ -122,7 +128,7 @@ def read_sample(model: Model, header: list[str], records: Iterable[tuple[object,
                 if not is_missing(cell):
                     coerce(inp, cell)
         except RowError as exc:
-            raise RowError(f"{source}: {line}: {exc}") from None
+            raise RowError(f"{source}: {_where(line)}: {exc}") from None
         sample.scores.append(value)
         sample.predictions.append(decide(value, model.threshold))
         sample.risks.append(to_risk(value))
@@ -131,14 +137,14 @@ def read_sample(model: Model, header: list[str], records: Iterable[tuple[object,
         if sample.labels is not None:
             cell = row[target]
             if is_missing(cell):
-                raise DataError(f"{source}: {line}: the outcome {target!r} is empty; every row needs one")
+                raise DataError(f"{source}: {_where(line)}: the outcome {target!r} is empty; every row needs one")
             key = _outcome_key(cell)
             if isinstance(key, str) and key.lower() in BOOLEANS:  # True, TRUE and true are one class
                 key = key.lower()
             classes.setdefault(key, cell.strip())
             if len(classes) > 2:
                 shown = ", ".join(repr(v) for v in classes.values())
-                raise DataError(f"{source}: {line}: the outcome {target!r} holds a third value ({shown}); "
+                raise DataError(f"{source}: {_where(line)}: the outcome {target!r} holds a third value ({shown}); "
                                 "it must hold the model's two classes")
             sample.labels.append(1 if key == positive else 0)
     if not sample.rows:

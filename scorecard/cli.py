@@ -119,6 +119,9 @@ def _warn(message: str) -> None:
 # ---------------------------------------------------------------------------- train
 
 Data = Annotated[str, typer.Argument(metavar="DATA", help="CSV file (or Parquet with pyarrow installed).", show_default=False)]
+DaskAddress = Annotated[Optional[str], typer.Option(
+    "--dask", metavar="ADDRESS", help="Read DATA on this Dask scheduler (tcp://host:8786) and compute there "
+    "(extra 'dask'); the files must be readable by the workers.", show_default=False)]
 ModelPath = Annotated[str, typer.Argument(metavar="MODEL.json", help="A model file written by 'scorecard train'.", show_default=False)]
 
 
@@ -282,28 +285,54 @@ def _meta(meta_file: str | None, config: str | None, title, description, labels,
 @with_train_options
 def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help="Where to write MODEL.json.")],
           options: dict, meta_file: MetaFile = None, title: Title = None, description: Description = None,
-          label: Labels = None, unit: Units = None) -> None:
+          label: Labels = None, unit: Units = None, dask: DaskAddress = None) -> None:
     """Train a scoring system on DATA and write the model file.
 
     Ctrl-C during the search writes the best model found so far (status interrupted) and
     exits 130."""
     from scorecard.live import LiveProgress
-    from scorecard.metadata import apply, check_inputs
-    from scorecard.runtime import dumps
+    from scorecard.metadata import check_inputs
+    from scorecard.trainer.stream import plan, train_streamed
     from scorecard.trainer.train import train as fit
 
     _check_paths([data, options.get("config"), meta_file], [("-o", output)])
     cfg, target_name, positive_value = _configure(options)
     meta = _meta(meta_file, options.get("config"), title, description, label, unit)
     deadline = _deadline(cfg)
-    labeled = _load_data(data, target_name, positive_value, cfg)
-    check_inputs(meta.get("inputs") or {}, {inp.name for inp in labeled.inputs}, "--meta/--label/--unit")
-    live = LiveProgress(verbose=cfg.verbose)
+    live = None
     try:
-        fitted = fit(labeled, cfg, progress=live, deadline=deadline, warn=_warn)
+        if dask is not None:  # the rows stay on the cluster (trainer/cluster.py)
+            from scorecard.trainer.cluster import train_on_cluster
+
+            live = LiveProgress(verbose=cfg.verbose)
+            fitted = train_on_cluster(dask, data, target_name, positive_value, cfg, live, deadline=deadline,
+                                      warn=_warn, notes=_note)
+        elif (reading := plan(data, cfg)).streamed:  # a folder, or over --memory-limit (trainer/stream.py)
+            live = LiveProgress(verbose=cfg.verbose)
+            fitted = train_streamed(data, target_name, positive_value, cfg, reading, live, deadline=deadline,
+                                    warn=_warn, notes=_note)
+        else:
+            labeled = _load_data(data, target_name, positive_value, cfg)
+            check_inputs(meta.get("inputs") or {}, {inp.name for inp in labeled.inputs}, "--meta/--label/--unit")
+            live = LiveProgress(verbose=cfg.verbose)
+            fitted = fit(labeled, cfg, progress=live, deadline=deadline, warn=_warn)
     finally:
-        live.close()
-    fitted = apply(fitted, meta, "--meta/--label/--unit")
+        if live is not None:
+            live.close()
+    _finish_train(fitted, output, meta)
+
+
+def _note(message: str) -> None:
+    _say(f"note: {message}")
+
+
+def _finish_train(fitted, output: str, meta: dict | None = None) -> None:
+    """Apply the metadata (``--meta``, ``--title``, ``--label``, ``--unit``), write the model
+    file, print the summary line, and exit 130 after a Ctrl-C."""
+    from scorecard.metadata import apply
+    from scorecard.runtime import dumps
+
+    fitted = apply(fitted, meta or {}, "--meta/--label/--unit")
     write_atomic(output, dumps(fitted))
     _say(summary(fitted, output))
     if fitted.training is not None and fitted.training.status == "interrupted":
@@ -367,7 +396,7 @@ def predict(model: ModelPath, data: Data,
             explain: Annotated[Optional[int], typer.Option(
                 "--explain", metavar="K", help="Add reason_1..reason_K and points_1..points_K: the K conditions "
                 "that added the most points to each row (ties in card order).")] = None,
-            ) -> None:
+            dask: DaskAddress = None) -> None:
     """Score DATA: its rows plus 'score', 'prediction' (and 'probability') columns.
 
     'probability' is added when the model has a score-to-risk map. A file given with -o is
@@ -380,6 +409,18 @@ def predict(model: ModelPath, data: Data,
     reasons = 0 if explain is None else check_k(explain)
     _check_paths([model, data], [("-o", output)])
     fitted = load(model)
+    if dask is not None:  # each partition scored where it lives (trainer/cluster.py), written in order
+        from scorecard.trainer.cluster import score_on_cluster
+
+        if output is None or output == "-":
+            rows, unscored = score_on_cluster(dask, fitted, data, sys.stdout, explain=reasons)
+            sys.stdout.flush()
+        else:
+            with atomic_output(output) as out:
+                rows, unscored = score_on_cluster(dask, fitted, data, out, explain=reasons)
+        if unscored:
+            _say(f"{unscored} of {rows} rows have no score (missing values)")
+        return
     if output is None or output == "-":
         result = score_file(fitted, data, sys.stdout, explain=reasons)
         sys.stdout.flush()

@@ -49,8 +49,8 @@ def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = Fa
     """An empty model, or one no better than the majority class (one message each), in the
     words of the loss trained (``--loss``: C0 buys training accuracy only under the 0-1 loss)."""
     t = model.training
-    n = len(data.y)
-    positives = int((data.y > 0).sum())
+    n = data.n_rows
+    positives = int((data.y > 0).sum() if data.counts is None else data.counts[data.y > 0].sum())
     majority_error = min(positives, n - positives) / n
     price = f"{c0:g}" if isinstance(c0, (int, float)) else str(c0)
     where = f"at C0 = {price}" + (" (chosen by cross-validation)" if chosen else "")

@@ -42,14 +42,18 @@ def logistic(scale: float = 1.0, center: float = 0) -> dict:
     return {"method": "logistic", "scale": float(scale), "center": center}
 
 
-def fit(margins: np.ndarray, y: np.ndarray) -> tuple[float, float, np.ndarray]:
+def fit(margins: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None) -> tuple[float, float, np.ndarray]:
     """``(a, b, covariance)`` of the penalized logistic fit ``P(y = 1) = 1 / (1 + exp(-(a + b *
     m)))`` with ``b >= 0`` (a score that rises never reads a lower risk): Newton's method on
     the log-likelihood plus the normal priors; when the best slope is negative, ``b = 0`` and
-    only ``a`` is fitted (its variance alone in the covariance)."""
+    only ``a`` is fitted (its variance alone in the covariance). ``weights``: how many data
+    rows each row stands for (grouped rows of big data, ``LabeledData.counts``; None: one each)."""
     m = np.asarray(margins, dtype=np.float64)
     positive = (np.asarray(y) > 0).astype(np.float64)
-    spread = float(np.std(m)) or 1.0
+    w = np.ones_like(m) if weights is None else np.asarray(weights, dtype=np.float64)
+    mean = float(np.sum(w * m) / np.sum(w)) if m.size else 0.0
+    spread = float(np.sqrt(np.sum(w * (m - mean) ** 2) / np.sum(w))) if m.size else 0.0
+    spread = spread or 1.0
     prior = np.diag([1 / INTERCEPT_PRIOR_SD ** 2, (spread / SLOPE_PRIOR_SD) ** 2])
     design = np.column_stack([np.ones_like(m), m])
 
@@ -59,15 +63,15 @@ def fit(margins: np.ndarray, y: np.ndarray) -> tuple[float, float, np.ndarray]:
         for _ in range(100):
             eta = x @ theta
             p = 1 / (1 + np.exp(-eta))
-            gradient = x.T @ (positive - p) - p0 @ theta
-            hessian = (x * (p * (1 - p))[:, None]).T @ x + p0
+            gradient = x.T @ (w * (positive - p)) - p0 @ theta
+            hessian = (x * (w * p * (1 - p))[:, None]).T @ x + p0
             step = np.linalg.solve(hessian, gradient)
             theta = theta + step
             if np.max(np.abs(step)) < 1e-10:
                 break
         eta = x @ theta
         p = 1 / (1 + np.exp(-eta))
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + p0
+        hessian = (x * (w * p * (1 - p))[:, None]).T @ x + p0
         return theta, np.linalg.inv(hessian)
 
     theta, cov = newton(2)
@@ -97,14 +101,16 @@ def _table_scores(model: Model, points: np.ndarray) -> list:
     return [_plain(s) for s in distinct]
 
 
-def risk_table(model: Model, points: np.ndarray, y: np.ndarray,
-               out_of_fold: tuple[np.ndarray, np.ndarray] | None = None) -> dict:
+def risk_table(model: Model, points: np.ndarray, y: np.ndarray, counts: np.ndarray | None = None,
+               out_of_fold: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = None) -> dict:
     """The calibrated table of ``model`` (its ``threshold`` and reachable scores) from its
-    training scores ``points`` and labels ``y`` (+1/-1 or 1/0), or from ``out_of_fold``
-    ``(margins, labels)`` when given (see the module docstring)."""
+    training scores ``points`` and labels ``y`` (+1/-1 or 1/0), each row weighted by ``counts``
+    (None: one each), or from ``out_of_fold`` ``(margins, labels, counts)`` when given (see the
+    module docstring)."""
     threshold = model.threshold
-    margins, labels = out_of_fold if out_of_fold is not None else (np.asarray(points) - threshold, y)
-    a, b, cov = fit(margins, labels)
+    margins, labels, weights = out_of_fold if out_of_fold is not None else \
+        (np.asarray(points) - threshold, y, counts)
+    a, b, cov = fit(margins, labels, weights)
     rows = []
     for s in _table_scores(model, points):
         m = s - threshold
@@ -115,7 +121,8 @@ def risk_table(model: Model, points: np.ndarray, y: np.ndarray,
     return {"method": "table", "table": rows,
             "fit": {"model": "logistic", "intercept": a, "slope": b, "center": threshold,
                     "covariance": [[float(cov[0, 0]), float(cov[0, 1])], [float(cov[1, 0]), float(cov[1, 1])]],
-                    "rows": int(len(labels)), "out_of_fold": out_of_fold is not None}}
+                    "rows": int(len(labels) if weights is None else round(float(np.sum(weights)))),
+                    "out_of_fold": out_of_fold is not None}}
 
 
 def _plain(score: float) -> int | float:

@@ -72,11 +72,13 @@ def smaller_class(y: np.ndarray) -> int:
 
 
 def error_rate(model: Model, data: LabeledData) -> float:
-    """Share of rows whose runtime prediction differs from the label."""
+    """Share of rows whose runtime prediction differs from the label (each grouped row counted
+    as the rows it stands for, ``data.counts``)."""
+    counts = [1] * len(data.y) if data.counts is None else data.counts.tolist()
     wrong = 0
-    for row, label in zip(data.frame.to_dict("records"), data.y):
-        wrong += (predict(model, row) == 1) != (label == 1)
-    return wrong / len(data.y)
+    for row, label, count in zip(data.frame.to_dict("records"), data.y, counts):
+        wrong += count * ((predict(model, row) == 1) != (label == 1))
+    return wrong / data.n_rows
 
 
 def margins(model: Model, data: LabeledData) -> np.ndarray:

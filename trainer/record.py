@@ -35,15 +35,16 @@ def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercep
     """The model file of a trained scoring system: its terms, the training record (the
     certificate and the training error by the runtime's rule, score > threshold), the
     score-to-risk map ``probability`` (a callable of the model, its training scores, the
-    card's points totals, and the labels) and golden rows,
+    card's points totals, the labels and ``data.counts``, the rows each row stands for) and golden rows,
     among them a row with a used input blanked when the data had missing values or the
     policy is ``"unmet"`` (an input read by conditions, so the row has a score, where one is)."""
     coef = np.asarray(coef, dtype=np.int64)
     points = design.X @ coef.astype(np.float64)
-    errors = int(np.sum((points > -intercept) != (data.y > 0)))
+    wrong = (points > -intercept) != (data.y > 0)
+    errors = int(wrong.sum() if data.counts is None else data.counts[wrong].sum())
     model = model_from_solution(data, design, coef, intercept, kind)
     training = Training(solver=solver, status=status, objective=objective, lower_bound=lower_bound, gap=gap,
-                        seconds=round(seconds, 3), train_error=errors / len(data.y), n_rows=len(data.y),
+                        seconds=round(seconds, 3), train_error=errors / data.n_rows, n_rows=data.n_rows,
                         params=params)
     used = [inp.name for inp in model.used_inputs]
     blank = next((name for name in used if name in data.missing_counts), None)
@@ -52,5 +53,6 @@ def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercep
         blank = conditions[0] if conditions else used[0] if used else None
     if blank is None and data.missing_counts and used:
         blank = used[0]
-    return with_golden(replace(model, training=training, probability=probability(model, points, data.y)),
+    return with_golden(replace(model, training=training,
+                               probability=probability(model, points, data.y, data.counts)),
                        data.frame, blank)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -31,7 +31,9 @@ from scorecard.runtime.errors import InfeasibleError, NoModelInTimeError
 
 from . import advice
 from .calibrate import risk_table
+from .convex.losses import Oracle
 from .convex.train import train_convex
+from .data.design import Design
 from .data.families import design_for
 from .data.prepare import LabeledData
 from .options.config import TrainConfig
@@ -59,7 +61,7 @@ CV_SHARE = 0.5
 
 def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCallback] = None, *,
           deadline: Deadline | None = None, work_limit: float | None = None,
-          warn: Optional[advice.Warn] = None) -> Model:
+          warn: Optional[advice.Warn] = None, rows: Optional[Callable[[Design], Oracle]] = None) -> Model:
     """Train a scoring system on ``data`` under ``config``.
 
     deadline: when everything must be done (default: ``config.time_limit`` from now).
@@ -67,6 +69,9 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
       same model on any machine under any load, the deadline as a safety net only.
     warn: where warnings about the final model go (see ``advice.py``; default: Python's
       ``warnings``).
+    rows: convex losses only: the oracle over the rows the final model is trained on, given its
+      design (``trainer/stream.py``: rows read in row groups or held on a Dask cluster; ``data``
+      is then their design sample, which ``--c0 auto`` cross-validates on).
 
     Raises ConfigError for an unusable option or solver and InfeasibleError when no model
     satisfies the constraints (NoModelInTimeError when none was found within the time limit).
@@ -74,22 +79,26 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
     start = time.monotonic()
     deadline = deadline if deadline is not None else Deadline.after(config.time_limit)
     if config.c0 != AUTO or not c0_matters(config):
-        return _train(data, config, progress, deadline, work_limit, start, warn)
+        return _train(data, config, progress, deadline, work_limit, start, warn, rows=rows)
     selection = choose_c0(data, config, deadline.within(CV_SHARE * deadline.remaining()), progress,
                           fit=_fold_fit, work_limit=work_limit)
     model = _train(data, config.with_options(c0=selection.chosen), progress, deadline, work_limit, start, warn,
-                   chosen=True, out_of_fold=selection.margins)
+                   chosen=True, out_of_fold=selection.margins, rows=rows)
     return replace(model, training=replace(model.training, selection=selection.record()))
 
 
-def _usable(out_of_fold: np.ndarray | None, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The out-of-fold (margin, label) pairs of the rows that have one, or None when there are
-    none of both classes (the calibration then fits the training scores)."""
+def _usable(out_of_fold: np.ndarray | None, y: np.ndarray, counts: np.ndarray | None = None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """The out-of-fold (margin, label, count) triples of the rows that have one (count None:
+    one row each), or None when there are none of both classes (the calibration then fits the
+    training scores)."""
     if out_of_fold is None:
         return None
     known = ~np.isnan(out_of_fold)
     labels = y[known]
-    return (out_of_fold[known], labels) if (labels > 0).any() and (labels <= 0).any() else None
+    if not ((labels > 0).any() and (labels <= 0).any()):
+        return None
+    return out_of_fold[known], labels, None if counts is None else counts[known]
 
 
 def c0_matters(config: TrainConfig) -> bool:
@@ -105,12 +114,14 @@ def _fold_fit(data: LabeledData, config: TrainConfig, progress=None, **options) 
 
 
 def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline | None, work_limit: float | None,
-           start: float, warn, chosen: bool = False, out_of_fold: np.ndarray | None = None) -> Model:
+           start: float, warn, chosen: bool = False, out_of_fold: np.ndarray | None = None,
+           rows: Optional[Callable[[Design], Oracle]] = None) -> Model:
     """``train`` with a numeric C0. ``out_of_fold``: the cross-validation's margins at this C0
-    (``select.Selection.margins``), which the 0-1 loss model's risk table is fitted on."""
+    (``select.Selection.margins``), which the 0-1 loss model's risk table is fitted on;
+    ``rows``: as for :func:`train`."""
     options = solve_options(config, deadline, work_limit)
     if config.loss != "zero-one":  # convex losses: cutting planes (Section 4.1)
-        model = train_convex(data, config, options, progress)
+        model = train_convex(data, config, options, progress, rows)
         for message in advice.model_warnings(model, data, config.c0, chosen, config.loss):
             advice.warn(message, warn)
         return model
@@ -137,7 +148,8 @@ def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline 
         gap=relative_gap(objective, bound) if bound is not None else 1.0,
         seconds=time.monotonic() - start,
         params=config.to_params() | ({"reduction": reduction} if reduction else {}),
-        probability=lambda model, points, y: risk_table(model, points, y, _usable(out_of_fold, data.y)))
+        probability=lambda model, points, y, counts: risk_table(model, points, y, counts,
+                                                                _usable(out_of_fold, data.y, counts)))
     numeric = {i.name for i in data.inputs if i.type == "numeric"}
     messages = advice.unusable_linear_columns(design, problem, numeric, {t.input for t in model.terms})
     for message in advice.model_warnings(model, data, config.c0, chosen, config.loss) + messages:

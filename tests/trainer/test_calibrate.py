@@ -37,6 +37,26 @@ def test_a_falling_relation_gives_a_flat_risk_never_a_falling_one():
     assert b == 0.0 and cov[1, 1] == 0.0 and 1 / (1 + math.exp(-a)) == pytest.approx(0.5)
 
 
+def test_weighted_rows_fit_as_the_rows_they_stand_for():
+    """Grouped rows of big data (``LabeledData.counts``): the fit, its interval and the table
+    are those of the rows expanded."""
+    rng = np.random.default_rng(1)
+    m = rng.integers(-4, 5, 400).astype(float)
+    y = np.where(rng.random(m.size) < 1 / (1 + np.exp(-(0.3 + 0.6 * m))), 1, -1)
+    counts = rng.integers(1, 6, m.size).astype(float)
+    a, b, cov = fit(m, y, counts)
+    a2, b2, cov2 = fit(np.repeat(m, counts.astype(int)), np.repeat(y, counts.astype(int)))
+    assert (a, b) == pytest.approx((a2, b2), rel=1e-9) and np.allclose(cov, cov2, rtol=1e-9)
+    model = _checklist()
+    points = np.array([0, 2, 3, 5] * 5, dtype=float)
+    labels = np.where(rng.random(points.size) < 0.2 + 0.15 * points, 1, -1)
+    w = rng.integers(1, 4, points.size)
+    grouped = risk_table(model, points, labels, w.astype(float))
+    expanded = risk_table(model, np.repeat(points, w), np.repeat(labels, w))
+    assert grouped["fit"]["rows"] == expanded["fit"]["rows"] == int(w.sum())
+    assert [r["risk"] for r in grouped["table"]] == pytest.approx([r["risk"] for r in expanded["table"]], abs=2e-6)
+
+
 def _checklist() -> Model:
     return Model(kind="linear", target=Target("y", 1), inputs=(Input("a", "binary"), Input("b", "binary")),
                  terms=(Term("a", "==", 1, 3, ""), Term("b", "==", 1, 2, "")), intercept=-2)

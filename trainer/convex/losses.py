@@ -379,6 +379,13 @@ class ParquetSource:
     intercept: bool = True
     weight: str | None = None
 
+    @property
+    def n_rows(self) -> int:
+        """Rows of the file (from its footer)."""
+        import pyarrow.parquet as pq
+
+        return pq.ParquetFile(self.path).metadata.num_rows
+
     def batches(self, batch_rows: int, every: int = 1) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
         """Signed-column blocks ``(ZT, w)`` read ``batch_rows`` at a time (bounded memory).
 
@@ -397,22 +404,32 @@ class ParquetSource:
                 yield signed_columns(X, y, self.intercept, np.float32), (col(self.weight) if self.weight else None)
 
 
+class BatchSource(Protocol):
+    """Rows read in batches: ``n_rows``, ``n_cols`` (signed columns) and ``batches(batch_rows, every)``
+    yielding ``(ZT, w)`` blocks as :meth:`ParquetSource.batches` does (``trainer/stream.py`` has
+    another: a design computed from raw files row group by row group)."""
+
+    n_rows: int
+    n_cols: int
+
+    def batches(self, batch_rows: int, every: int = 1) -> Iterator[tuple[np.ndarray, np.ndarray | None]]: ...
+
+
 class ParquetOracle(_OnePass):
-    """The aggregate loss streamed from a Parquet file: one pass over the file per call.
+    """The aggregate loss streamed from a Parquet file (any :class:`BatchSource`): one pass per call.
 
     Memory is bounded by ``batch_rows`` (the file is never held whole), so the number of
     rows is limited by disk, not RAM. Each batch is cut into the same blocks as
     :class:`ArrayOracle` uses, so both give the same answer on the same rows.
     """
 
-    def __init__(self, source: ParquetSource, loss: str = "logistic", batch_rows: int = 1 << 20) -> None:
-        import pyarrow.parquet as pq
-
+    def __init__(self, source: "ParquetSource | BatchSource", loss: str = "logistic", batch_rows: int = 1 << 20) -> None:
         self.source = source
         self.loss = check_loss(loss)
         self.batch_rows = batch_rows
-        self.n_rows = pq.ParquetFile(source.path).metadata.num_rows
-        self.n_cols = len(source.features) + (1 if source.intercept else 0)
+        self.n_rows = source.n_rows
+        self.n_cols = len(source.features) + (1 if source.intercept else 0) if isinstance(source, ParquetSource) \
+            else source.n_cols
 
     def _pass(self, lam: np.ndarray, spread: np.ndarray | None = None,
               curvature: bool = False) -> tuple[float, np.ndarray, np.ndarray | None]:
@@ -433,7 +450,7 @@ class ParquetOracle(_OnePass):
         every = max(1, self.n_rows // rows)
         blocks = list(self.source.batches(self.batch_rows, every))
         ZT = np.concatenate([b[0] for b in blocks], axis=1)
-        w = None if self.source.weight is None else np.concatenate([b[1] for b in blocks])
+        w = None if blocks[0][1] is None else np.concatenate([b[1] for b in blocks])
         return ArrayOracle(ZT, w, self.loss)
 
 

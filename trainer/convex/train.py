@@ -10,13 +10,14 @@ of data, so training scales to millions of rows. Logistic models carry
 from __future__ import annotations
 
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 from scorecard.runtime import Model
 from scorecard.runtime.errors import ConfigError
 
 from ..calibrate import logistic, risk_table
+from ..data.design import Design
 from ..data.families import design_for
 from ..data.prepare import LabeledData
 from ..options.config import TrainConfig
@@ -27,7 +28,7 @@ from ..solvers.options import SolveOptions
 from ..solvers.progress import Progress, ProgressCallback, relative_gap
 from .cutting_planes import Round, cutting_planes
 from .lattice import CoefficientSpace
-from .losses import ArrayOracle
+from .losses import ArrayOracle, Oracle
 
 SUPPORTED = ("coef_values", "intercept_values")  # constraints the master expresses without rows
 
@@ -57,15 +58,24 @@ def row_weights(y: np.ndarray, w_pos: float) -> np.ndarray | None:
 
 
 def train_convex(data: LabeledData, config: TrainConfig, options: SolveOptions,
-                 progress: Optional[ProgressCallback] = None) -> Model:
+                 progress: Optional[ProgressCallback] = None,
+                 rows: Optional[Callable[[Design], Oracle]] = None) -> Model:
     """Train a scoring system minimizing ``config.loss`` + C0 L0 + epsilon L1 (Eq. 4.3) by
-    ``options.deadline`` (the cutting planes get what is left after the design)."""
+    ``options.deadline`` (the cutting planes get what is left after the design).
+
+    rows: the oracle over the rows to train on, given the design made from ``data`` (default:
+    ``data``'s own rows in memory). ``trainer/stream.py`` passes data read in row groups or held
+    on a Dask cluster, with ``data`` its design sample (cut-offs, golden rows, risk table).
+    """
     start = time.monotonic()
     design = design_for(data, config)
     problem = constrained_problem(design, data, config)
     space = space_of(problem)
-    oracle = ArrayOracle.from_xy(design.X, data.y, row_weights(data.y, config.w_pos), loss=config.loss,
-                                 threads=options.threads)
+    if rows is not None:
+        oracle = rows(design)
+    else:
+        oracle = ArrayOracle.from_xy(design.X, data.y, row_weights(data.y, config.w_pos), loss=config.loss,
+                                     threads=options.threads)
 
     def report(r: Round) -> None:
         if progress is not None:
@@ -83,4 +93,5 @@ def train_convex(data: LabeledData, config: TrainConfig, options: SolveOptions,
         data, design, coef, intercept, kind="linear", solver="highs", status=result.status,
         objective=result.objective, lower_bound=result.lower_bound,
         gap=relative_gap(result.objective, result.lower_bound) or 0.0, seconds=time.monotonic() - start,
-        params=params, probability=(lambda model, points, y: logistic(center=model.threshold)) if config.loss == "logistic" else risk_table)
+        params=params, probability=(lambda model, points, y, counts: logistic(center=model.threshold))
+        if config.loss == "logistic" else risk_table)

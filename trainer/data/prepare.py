@@ -51,6 +51,9 @@ class LabeledData:
     missing_cells: column -> boolean mask of the cells ``imputed`` filled (one per row).
     dropped_rows: rows removed under missing="drop".
     policy: the missing policy the data was prepared under (unmet, null, drop or impute).
+    counts: how many data rows each row stands for (None: one each): identical rows of big
+      data grouped by ``trainer/stream.py``, their counts weighting the 0-1 loss, the training
+      error, the risk table and the rate constraints.
     notes: typing decisions a user may not expect (a mostly numeric column read as
       categorical, say), one sentence each, for the CLI to show.
     """
@@ -66,10 +69,17 @@ class LabeledData:
     dropped_rows: int = 0
     notes: tuple[str, ...] = ()
     policy: str = "null"
+    counts: np.ndarray | None = None
+
+    @property
+    def n_rows(self) -> int:
+        """Data rows, each grouped row counted as many times as it stands for."""
+        return len(self.y) if self.counts is None else int(self.counts.sum())
 
     def subset(self, rows: np.ndarray) -> "LabeledData":
         """The same data restricted to ``rows`` (positions), e.g. one cross-validation fold."""
         return replace(self, frame=self.frame.iloc[rows].reset_index(drop=True), y=self.y[rows],
+                       counts=None if self.counts is None else self.counts[rows],
                        missing_cells={name: mask[rows] for name, mask in self.missing_cells.items()})
 
     def impute_with(self, values: dict | None = None) -> "LabeledData":

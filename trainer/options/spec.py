@@ -140,6 +140,23 @@ def _numeric_modes(v: Any):
     return None
 
 
+#: Units of a --memory-limit size (powers of 1024).
+UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def size_bytes(text: Any) -> Optional[int]:
+    """``"2G"`` -> 2147483648, ``"512M"``, ``"1.5GB"``, a plain number of bytes; None when not a size > 0."""
+    if not isinstance(text, str):
+        return None
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = t[-1:] if t[-1:] in UNITS and t[-1:] else ""
+    try:
+        value = float(t[:len(t) - len(unit)])
+    except ValueError:
+        return None
+    return int(value * UNITS[unit]) if math.isfinite(value) and value > 0 else None
+
+
 # ------------------------------------------------------------------ the table
 
 
@@ -232,6 +249,16 @@ OPTIONS: tuple[Option, ...] = (
                "model records `\"missing\": \"unmet\"` and scores a blank by this rule even when training had none. "
                "`null` refuses empty cells, `drop` drops those rows, `impute` fills the median / most frequent "
                "value, recorded in the model"),
+    Option("memory_limit", Optional[str], None, lambda v: None if size_bytes(v) is not None else
+           "a size such as 2G, 512M or 1.5GB", "Memory the data may take in this process: above it, train streams "
+           "its row groups (the file is never held whole).", ("--memory-limit",), str, metavar="SIZE",
+           default_text="a quarter of the RAM", section="data",
+           doc="memory the data may take in this process (`2G`, `512M`): a Parquet file, or a folder of Parquet/CSV "
+               "files, whose in-memory reading would need more is streamed in row groups instead: convex losses "
+               "pass the row groups through the loss oracle, the 0-1 loss groups identical rows (their counts as "
+               "weights) and reduces the data (Section 4.2), saying so when the grouped rows are still too many for "
+               "the exact problem; the typing, cut-offs and levels come from a scan of every row, the cut-off "
+               "quantiles from a sample of 100,000 rows. `training.params.stream` records the decision"),
     # -------------------------------------------------------- model
     Option("model", str, "slim", Choices(MODELS), "slim, mofn, pilm or tilm.", ("--model",), str,
            metavar="{slim,mofn,pilm,tilm}", doc="model family"),

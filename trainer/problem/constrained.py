@@ -176,7 +176,7 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
 
     base = build_problem(design.X, data.y, w_pos=config.w_pos, coef_lo=lo, coef_hi=hi, intercept_lo=b_lo,
                          intercept_hi=b_hi, c0=c0, max_features=config.max_features,
-                         min_features=config.min_features)
+                         min_features=config.min_features, counts=data.counts)
     # --max-features/--min-features count data columns in SLIM and PILM: where an input has
     # several design columns (cut-offs, levels) the count is a composition constraint on the
     # inputs used, and the box keeps only what it implies on columns (a valid relaxation).
@@ -186,8 +186,9 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
         widest_inputs = sorted((len(v) for v in columns_of.values()), reverse=True)
         base = replace(base, max_features=sum(widest_inputs[:config.max_features]))
     positive = data.y > 0
-    pos_n = np.bincount(base.row_of, weights=positive, minlength=len(base.X)).astype(np.int64)
-    neg_n = np.bincount(base.row_of, weights=~positive, minlength=len(base.X)).astype(np.int64)
+    counts = np.ones(len(data.y)) if data.counts is None else data.counts
+    pos_n = np.bincount(base.row_of, weights=positive * counts, minlength=len(base.X)).astype(np.int64)
+    neg_n = np.bincount(base.row_of, weights=~positive * counts, minlength=len(base.X)).astype(np.int64)
 
     implications = [(a, t, r.describe()) for r in config.requires for a in r.if_any for t in r.then]
     implications += [(h.leaf, a, h.describe()) for h in config.hierarchy for a in h.ancestors]

@@ -128,20 +128,22 @@ def penalty(coefs: np.ndarray, c0: np.ndarray, epsilon: float) -> np.floating | 
 
 def build_problem(X: np.ndarray, y: np.ndarray, *, w_pos: float, coef_lo: np.ndarray, coef_hi: np.ndarray,
                   intercept_lo: int, intercept_hi: int, c0: np.ndarray, max_features: int | None = None,
-                  min_features: int | None = None) -> SlimProblem:
+                  min_features: int | None = None, counts: np.ndarray | None = None) -> SlimProblem:
     """The SLIM problem of a design matrix and labels (+1/-1) with its coefficient box and
     per-column C0: rows merged, class weights (Section 2.6), margin and the L1 price.
+    counts: how many data rows each row of X stands for (grouped big data; None: one each).
 
     epsilon is half the smaller of one row's weight and the cheapest C0, over the largest L1
     norm any column's box allows (P times the widest bound), so it only breaks ties among
     equally accurate and sparse models (Section 3.1). ``constrained.constrained_problem``
     builds the box and prices from the options; this function only reads them.
     """
-    n, p = X.shape
+    counts = np.ones(len(y)) if counts is None else np.asarray(counts, dtype=np.float64)
+    n, p = float(counts.sum()), X.shape[1]
     rows, row_of = distinct_rows(X)
     positive = y > 0
-    pos_w = np.bincount(row_of, weights=positive * (2.0 * w_pos / n), minlength=len(rows))
-    neg_w = np.bincount(row_of, weights=~positive * (2.0 * (1.0 - w_pos) / n), minlength=len(rows))
+    pos_w = np.bincount(row_of, weights=positive * counts * (2.0 * w_pos / n), minlength=len(rows))
+    neg_w = np.bincount(row_of, weights=~positive * counts * (2.0 * (1.0 - w_pos) / n), minlength=len(rows))
     coef_lo, coef_hi, c0 = np.asarray(coef_lo, dtype=np.int64), np.asarray(coef_hi, dtype=np.int64), np.asarray(c0, dtype=float)
     unit = 2.0 * min(w_pos, 1.0 - w_pos) / n
     prices = [v for v in (unit, float(c0.min()) if p else None) if v is not None and v > 0]

@@ -162,11 +162,15 @@ class HingeProxy:
         value = [np.append(sign * self.Xb[k, nz] / self.gamma, 1.0) for (k, sign, _), nz in zip(sides, used)]
         return _rows(lower, np.full(len(sides), self.inf), index, value)
 
-    def solve(self) -> tuple[float, np.ndarray] | None:
-        """Stage 1: ``Z~(f~*)`` and ``f~*`` (intercept first); None if HiGHS fails."""
+    def solve(self, seconds: float = np.inf) -> tuple[float, np.ndarray] | None:
+        """Stage 1: ``Z~(f~*)`` and ``f~*`` (intercept first); None if HiGHS fails or takes
+        more than ``seconds`` (on 10^5 distinct rows the LP can take minutes)."""
         import highspy
 
+        if np.isfinite(seconds):
+            self.h.setOptionValue("time_limit", max(float(seconds), 0.01))
         self.h.run()
+        self.h.setOptionValue("time_limit", self.inf)
         if self.h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             return None
         self.base = self.h.getBasis()
@@ -211,12 +215,12 @@ def reduce_problem(problem: SlimProblem, coef: np.ndarray, intercept: int, width
 
     width: the level-set width eps; None uses the paper's ``eps(f^) = Z(f^) - Z~(f~*)``
     (Section 4.2.1), at least 0. Smaller widths remove more rows; any width is safe when
-    the result goes through :func:`fit_reduced`. seconds: Stage 2 stops after this long and
-    keeps the rows it has not reached.
+    the result goes through :func:`fit_reduced`. seconds: Stage 1 gives up (no row removed)
+    and Stage 2 stops (keeping the rows it has not reached) after this long.
     """
     start = time.monotonic()
     proxy = HingeProxy(problem)
-    stage1 = proxy.solve()
+    stage1 = proxy.solve(seconds)
     kept = np.ones(len(problem.X), dtype=bool)
     if stage1 is None:
         return Reduction(problem=problem, kept=kept, labels=np.zeros(len(kept), dtype=np.int64), width=0.0,
