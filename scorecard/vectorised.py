@@ -14,7 +14,9 @@ vendor; this module gives exactly its output, byte for byte, at millions of rows
   the same double first. So the doubles here are the runtime's numbers, and a row's score is
   written as an int exactly when the runtime's is an int (no float intercept, points or
   value took part);
-- probabilities come from ``runtime.risk.risk_function`` itself, once per distinct score;
+- a float score or probability is written as ``repr`` writes it (scorecard/float_text.py, with
+  pyarrow, no Python object per row); probabilities are computed as ``runtime.risk.risk_function``
+  computes them, with the same floating-point operations (``BatchScorer.risks``);
 - a row the runtime refuses (a value that is not a number) stops the command with the
   runtime's message, after the rows before it, as the runtime does.
 
@@ -24,16 +26,15 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Callable, TextIO
+from typing import TextIO
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+from scorecard.float_text import float_text
 from scorecard.runtime.errors import RowError
 from scorecard.runtime.explain import check_k, explain, reason_cells, reason_columns
 from scorecard.runtime.model import Model
-from scorecard.runtime.risk import risk_function
 from scorecard.runtime.score import EXACT, WHITESPACE, format_number
 from scorecard.runtime.table import ScoredTable, added_columns
 from scorecard.trainer.data.columnar import text_batches
@@ -86,7 +87,6 @@ class BatchScorer:
     def __init__(self, model: Model):
         self.model = model
         self.needed = {i.name for i in model.needs_value}
-        self.risk = risk_function(model.probability)
         self.with_probability = model.probability is not None
 
     def read(self, batch: pa.RecordBatch) -> tuple[dict[str, Column], np.ndarray]:
@@ -98,13 +98,19 @@ class BatchScorer:
         columns: dict[str, Column] = {}
         for position, inp in enumerate(self.model.used_inputs):
             cells = batch.column(inp.name)
-            trimmed = _trim(cells)
-            missing = _np(pc.equal(trimmed, ""))
+            plain = None if inp.type == "categorical" else _plain_numbers(cells)
+            if plain is not None:  # no whitespace to trim, every filled cell a number
+                parsed, missing = plain
+                ok = np.ones(n, dtype=bool)
+            else:
+                trimmed = _trim(cells)
+                missing = _np(pc.equal(trimmed, ""))
             if inp.type == "categorical":
                 columns[inp.name] = policy_column(self.model, inp.name, missing, text=cells)
             else:
-                ok = _np(pc.match_substring_regex(trimmed, NUMBER))
-                parsed = _np(pc.cast(pc.if_else(pa.array(ok), trimmed, "0"), pa.float64()))
+                if plain is None:
+                    ok = _np(pc.match_substring_regex(trimmed, NUMBER))
+                    parsed = _np(pc.cast(pc.if_else(pa.array(ok), trimmed, "0"), pa.float64()))
                 finite = np.isfinite(parsed)
                 bad = np.flatnonzero(scored & ~missing & ~(ok & finite))
                 if len(bad):
@@ -131,32 +137,72 @@ class BatchScorer:
         score = _int_text(np.where(scored & ~is_float, total, 0.0))
         floats = scored & is_float
         if floats.any():
-            score = pc.if_else(pa.array(floats), _distinct_text(total, floats, format_number), score)
+            score = pc.replace_with_mask(score, pa.array(floats), float_text(total[floats]))
         blank = pa.array(~scored)
         out = [pc.if_else(blank, "", score),
                pc.if_else(blank, "", pc.if_else(pa.array(total > self.model.threshold), "1", "0"))]
         if self.with_probability:
-            out.append(pc.if_else(blank, "", _distinct_text(total, scored, lambda v: format_number(self.risk(v)))))
+            out.append(pc.if_else(blank, "", float_text(self.risks(np.where(scored, total, 0.0)))))
         return out
+
+    def risks(self, total: np.ndarray) -> np.ndarray:
+        """``runtime.risk.risk_function``'s risk of every score, computed as it computes it: the
+        table row by ``bisect_right``; the logistic with the same IEEE operations in the same
+        order and pyarrow's ``exp``, which is the C library's ``exp`` that ``math.exp`` calls
+        (numpy's own vectorised ``exp`` differs in the last bit; tests/cli/test_float_text.py)."""
+        probability = self.model.probability
+        if probability["method"] == "table":
+            scores = np.array([float(row["score"]) for row in probability["table"]])
+            risks = np.array([float(row["risk"]) for row in probability["table"]])
+            return risks[np.maximum(np.searchsorted(scores, total, side="right") - 1, 0)]
+        z = probability["scale"] * (total - probability.get("center", 0))
+        upper = z >= 0
+        e = _np(pc.exp(pa.array(np.where(upper, -z, z))))
+        return np.where(upper, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 def _int_text(values: np.ndarray) -> pa.Array:
     return pc.cast(pa.array(values.astype(np.int64)), pa.string())
 
 
-def _distinct_text(values: np.ndarray, rows: np.ndarray, text: Callable[[float], str]) -> pa.Array:
-    """``text(v)`` for every row in ``rows`` (others ""), computed once per distinct value."""
-    codes, distinct = pd.factorize(values[rows])
-    shown = pa.array([text(float(v)) for v in distinct], pa.string())
-    everywhere = np.zeros(len(values), dtype=np.int64)
-    everywhere[rows] = codes
-    return shown.take(pa.array(everywhere)) if len(distinct) else pa.array([""] * len(values), pa.string())
+#: The bytes of a number in plain ASCII (``NUMBER``'s alphabet, no whitespace).
+NUMBER_BYTES = b"0123456789.eE+-"
+
+
+def _data(cells: pa.Array) -> tuple[np.ndarray, bytes] | None:
+    """(offsets, bytes) of a string array's cells (offsets from 0), None for another type."""
+    if cells.type != pa.string():
+        return None
+    offsets = np.frombuffer(cells.buffers()[1], dtype=np.int32)[cells.offset:cells.offset + len(cells) + 1]
+    data = cells.buffers()[2]
+    return offsets - offsets[0], b"" if data is None else bytes(memoryview(data)[offsets[0]:offsets[-1]])
+
+
+def _plain_numbers(cells: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
+    """(values, missing) of a column whose cells are all empty or numbers written with
+    ``NUMBER_BYTES`` only (no whitespace to trim): pyarrow's cast reads exactly ``NUMBER``'s
+    strings over that alphabet, each to the nearest double (as ``float()``;
+    tests/cli/test_vectorised.py checks every string of up to 6 such characters).
+    None otherwise: the caller trims and checks cell by cell."""
+    found = _data(cells)
+    if found is None or cells.null_count:
+        return None
+    offsets, data = found
+    if data.translate(None, NUMBER_BYTES):
+        return None
+    missing = offsets[1:] == offsets[:-1]
+    filled = pc.if_else(pa.array(missing), "0", cells) if missing.any() else cells
+    try:
+        return _np(pc.cast(filled, pa.float64())), missing
+    except pa.ArrowInvalid:
+        return None
 
 
 def _csv_cells(cells: pa.Array) -> pa.Array:
     """Cells as ``csv.writer`` writes them: quoted (quotes doubled) when they hold a character
     it quotes."""
-    if not QUOTED:
+    found = _data(cells)
+    if not QUOTED or (found is not None and not any(c.encode() in found[1] for c in QUOTED)):
         return cells
     needs = pc.match_substring_regex(cells, QUOTED_PATTERN)
     if not pc.any(needs).as_py():
@@ -167,7 +213,10 @@ def _csv_cells(cells: pa.Array) -> pa.Array:
 
 def _write_rows(columns: list[pa.Array], outfile: TextIO) -> None:
     """Rows joined by commas, one line each, written in one piece (from pyarrow's buffer)."""
-    lines = pc.binary_join_element_wise(pc.binary_join_element_wise(*columns, ","), "", "\n")
+    pieces: list = []
+    for column in columns:
+        pieces += [column, ","]
+    lines = pc.binary_join_element_wise(*pieces[:-1], "\n", "")
     lines = lines.cast(pa.large_string())  # 64-bit offsets: a batch of any size
     offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[lines.offset:lines.offset + len(lines) + 1]
     data = memoryview(lines.buffers()[2])[offsets[0]:offsets[-1]]
