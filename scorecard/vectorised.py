@@ -20,13 +20,18 @@ vendor; this module gives exactly its output, byte for byte, at millions of rows
 - a row the runtime refuses (a value that is not a number) stops the command with the
   runtime's message, after the rows before it, as the runtime does.
 
-Memory is bounded by the batch (trainer/data/columnar.py's ``text_batches``), not the file.
+Memory is bounded by the batch (trainer/data/csv_lines.py's blocks, columnar.py's Parquet
+batches), not the file.
 """
 from __future__ import annotations
 
+import codecs
 import csv
 import io
-from typing import TextIO
+import os
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Iterator, TextIO
 
 import numpy as np
 import pyarrow as pa
@@ -37,7 +42,8 @@ from scorecard.runtime.explain import check_k, explain, reason_cells, reason_col
 from scorecard.runtime.model import Model
 from scorecard.runtime.score import EXACT, WHITESPACE, format_number
 from scorecard.runtime.table import ScoredTable, added_columns
-from scorecard.trainer.data.columnar import text_batches
+from scorecard.trainer.data.columnar import is_parquet, text_batches
+from scorecard.trainer.data.csv_lines import LineBatch, line_batches
 from scorecard.trainer.vectorised import Column, policy_column, totals
 
 #: ``runtime.score.NUMBER`` without its surrounding whitespace (cells are trimmed first), in
@@ -62,6 +68,11 @@ def _quoted_characters() -> str:
 
 QUOTED = _quoted_characters()
 QUOTED_PATTERN = "[" + "".join("\\" + c if c in '"' else {"\r": "\\r", "\n": "\\n"}.get(c, c) for c in QUOTED) + "]"
+
+
+#: Batches scored at once, in threads (pyarrow and numpy release the GIL): the reader reads
+#: the next block meanwhile; memory holds at most this many batches more.
+WORKERS = 2
 
 
 class RowRefused(Exception):
@@ -138,12 +149,13 @@ class BatchScorer:
         floats = scored & is_float
         if floats.any():
             score = pc.replace_with_mask(score, pa.array(floats), float_text(total[floats]))
-        blank = pa.array(~scored)
-        out = [pc.if_else(blank, "", score),
-               pc.if_else(blank, "", pc.if_else(pa.array(total > self.model.threshold), "1", "0"))]
+        out = [score, pc.if_else(pa.array(total > self.model.threshold), "1", "0")]
         if self.with_probability:
-            out.append(pc.if_else(blank, "", float_text(self.risks(np.where(scored, total, 0.0)))))
-        return out
+            out.append(float_text(self.risks(np.where(scored, total, 0.0))))
+        if scored.all():
+            return out
+        blank = pa.array(~scored)
+        return [pc.if_else(blank, "", column) for column in out]
 
     def risks(self, total: np.ndarray) -> np.ndarray:
         """``runtime.risk.risk_function``'s risk of every score, computed as it computes it: the
@@ -211,49 +223,110 @@ def _csv_cells(cells: pa.Array) -> pa.Array:
     return pc.if_else(needs, quoted, cells)
 
 
-def _write_rows(columns: list[pa.Array], outfile: TextIO) -> None:
-    """Rows joined by commas, one line each, written in one piece (from pyarrow's buffer)."""
-    pieces: list = []
-    for column in columns:
-        pieces += [column, ","]
-    lines = pc.binary_join_element_wise(*pieces[:-1], "\n", "")
-    lines = lines.cast(pa.large_string())  # 64-bit offsets: a batch of any size
-    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[lines.offset:lines.offset + len(lines) + 1]
-    data = memoryview(lines.buffers()[2])[offsets[0]:offsets[-1]]
-    outfile.write(str(data, "utf-8"))
+class _Output:
+    """The scored CSV as ``csv.writer(lineterminator="\\n")`` writes it, in pieces of many rows:
+    the header, then each row as ``"\\n" + row`` (the form of trainer/data/csv_lines.py's lines),
+    then the last line break (:meth:`end`). Rows go to the file's bytes directly when it is
+    UTF-8 text without newline translation (a file of ``atomic_output``, standard output on
+    POSIX), which saves decoding and encoding them again."""
+
+    def __init__(self, outfile: TextIO, header: list[str]):
+        text = io.StringIO()
+        csv.writer(text, lineterminator="\n").writerow(header)
+        outfile.write(text.getvalue()[:-1])
+        self.outfile = outfile
+        self.raw = _raw(outfile)
+
+    def rows(self, rows: pa.Array) -> None:
+        """Write rows (a string array of ``"\\n" + row``) in one piece, from pyarrow's buffer."""
+        offsets = np.frombuffer(rows.buffers()[1], dtype=np.int32)[rows.offset:rows.offset + len(rows) + 1]
+        data = memoryview(rows.buffers()[2])[offsets[0]:offsets[-1]]
+        if self.raw is not None:
+            self.raw.write(data)
+        else:
+            self.outfile.write(str(data, "utf-8"))
+
+    def end(self) -> None:
+        if self.raw is not None:
+            self.raw.write(b"\n")
+        else:
+            self.outfile.write("\n")
+
+
+def _raw(outfile: TextIO):
+    """The binary file under ``outfile`` (flushed), when writing UTF-8 bytes there is the same
+    as writing the text; else None."""
+    raw, encoding = getattr(outfile, "buffer", None), getattr(outfile, "encoding", None)
+    if raw is None or not encoding or codecs.lookup(encoding).name != "utf-8" or os.linesep != "\n":
+        return None
+    outfile.flush()
+    return raw
 
 
 def score_file(model: Model, path: str, outfile: TextIO, source: str | None = None, explain: int = 0) -> ScoredTable:
     """``scorecard predict``: read ``path`` (CSV or Parquet) in batches, write each row with
     score, prediction (and probability) to ``outfile``, as ``runtime.table.score_csv`` does;
-    ``explain`` K > 0 adds its reason codes, computed row by row by the runtime (runtime/explain.py)."""
+    ``explain`` K > 0 adds its reason codes, computed row by row by the runtime (runtime/explain.py).
+    A CSV file's rows are written back from their own text where that is what ``csv.writer``
+    writes (trainer/data/csv_lines.py)."""
     source = source or path
     added = added_columns(model) + (reason_columns(check_k(explain)) if explain else ())
-    header, batches, locate = text_batches(path, source, added)
-    missing = [i.name for i in model.used_inputs if i.name not in header]
+    used = [inp.name for inp in model.used_inputs]
+    if is_parquet(path):
+        header, parquet, locate = text_batches(path, source, added)
+        batches: Iterator[LineBatch] = (LineBatch(batch) for batch in parquet)
+    else:
+        header, batches, locate = line_batches(path, source, added, used)
+    missing = [name for name in used if name not in header]
     if missing:
         raise RowError(f"{source}: the model needs column {missing[0]!r}, which the data lacks")
-    csv.writer(outfile, lineterminator="\n").writerow(header + list(added))
+    out = _Output(outfile, header + list(added))
     scorer = BatchScorer(model)
-    rows = unscored = 0
-    for batch in batches:
+    done = ScoredTable(rows=0, unscored=0)
+    ahead: deque[tuple[LineBatch, Future]] = deque()  # batches being scored, in file order
+
+    def settle() -> None:
+        """Write the oldest batch in flight (or the rows before the one it refuses)."""
+        nonlocal done
+        batch, future = ahead.popleft()
         try:
-            unscored += _score_batch(scorer, batch, outfile, explain)
+            rows, unscored = future.result()
         except RowRefused as refused:
+            ahead.clear()  # nothing after it is written
             if refused.row:  # the rows before it are written, as the runtime writes them
-                _score_batch(scorer, batch.slice(0, refused.row), outfile, explain)
-            raise RowError(f"{source}: {locate(rows + refused.row)}: {refused.message}") from None
-        rows += batch.num_rows
-    return ScoredTable(rows=rows, unscored=unscored)
+                out.rows(_render(scorer, batch.slice(refused.row), explain)[0])
+            raise RowError(f"{source}: {locate(done.rows + refused.row)}: {refused.message}") from None
+        out.rows(rows)
+        done = ScoredTable(rows=done.rows + batch.num_rows, unscored=done.unscored + unscored)
+
+    try:
+        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+            try:
+                for batch in batches:
+                    ahead.append((batch, pool.submit(_render, scorer, batch, explain)))
+                    if len(ahead) > WORKERS:
+                        settle()
+            finally:  # also when the reader stops at a row it refuses: the rows before it first
+                while ahead:
+                    settle()
+    finally:
+        out.end()
+    return done
 
 
-def _score_batch(scorer: BatchScorer, batch: pa.RecordBatch, outfile: TextIO, explain: int = 0) -> int:
-    """Write one batch scored (with ``explain`` reasons); the number of its rows without a score."""
+def _render(scorer: BatchScorer, item: LineBatch, explain: int = 0) -> tuple[pa.Array, int]:
+    """One batch scored (with ``explain`` reasons): its output rows, each ``"\\n" + row``, and
+    the number of its rows without a score. Raises RowRefused."""
+    batch = item.batch
     columns, scored = scorer.read(batch)
     total, is_float = scorer.totals(columns, batch.num_rows)
-    reasons = _reason_cells(scorer.model, batch, explain) if explain else []
-    _write_rows([_csv_cells(c) for c in batch.columns] + scorer.added(total, is_float, scored) + reasons, outfile)
-    return int((~scored).sum())
+    cells = scorer.added(total, is_float, scored) + (_reason_cells(scorer.model, batch, explain) if explain else [])
+    if item.lines is not None:  # "\n" + the row's own text
+        rows = pc.binary_join_element_wise(item.lines, *cells, ",")
+    else:
+        first, *rest = [_csv_cells(c) for c in batch.columns]
+        rows = pc.binary_join_element_wise(pc.binary_join_element_wise("\n", first, ""), *rest, *cells, ",")
+    return rows, int((~scored).sum())
 
 
 def _reason_cells(model: Model, batch: pa.RecordBatch, k: int) -> list[pa.Array]:

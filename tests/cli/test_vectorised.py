@@ -17,7 +17,7 @@ import pytest
 from scorecard.runtime import Input, Model, Target, Term, score_csv
 from scorecard.runtime.errors import RowError
 from scorecard.runtime.table import open_csv
-from scorecard.trainer.data import columnar
+from scorecard.trainer.data import columnar, csv_lines
 from scorecard.vectorised import score_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exporters"))
@@ -163,3 +163,14 @@ def test_parquet_scores_like_the_same_values_written_as_csv(tmp_path):
     score_csv(model, open_csv(str(text)), reference)
     assert sink.getvalue() == reference.getvalue()
     assert sink.getvalue().splitlines()[1].startswith("0.1,true,x,")
+
+
+def test_a_refused_row_in_a_later_batch_stops_the_output_there(tmp_path, monkeypatch):
+    """Batches are scored ahead in threads: a refusal in one batch writes the rows before it
+    and nothing of the batches after it, as the runtime does."""
+    monkeypatch.setattr(csv_lines, "RAW_BLOCK", 64)
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"),), (Term("a", "linear", None, 2, "a"),), -3)
+    rows = [[str(k % 7)] for k in range(200)]
+    rows[57] = ["x"]
+    vectorised, runtime = both(model, write_csv(tmp_path / "late.csv", ["a"], rows))
+    assert vectorised == runtime and "line 59" in vectorised[1]
