@@ -329,6 +329,18 @@ def full_error(model_path: str, frame) -> float:
     return float(np.mean((points(model, typed) > model.threshold) != positive))
 
 
+def row(name: str, rows: int, r: dict) -> str:
+    """One ``scorecard train`` run (``run_train``) as a line of the scale_cli table."""
+    how = r["stream"]["oracle"] if r["stream"] and "oracle" in r["stream"] else \
+        r["stream"]["problem"] if r["stream"] else "in memory (today's reader)"
+    return (f"| {name} | {rows:,} | {r['wall']:.1f} | {r['rss_mb']:.0f} | {r['seconds']:.2f} | {r['fit']:.2f} | "
+            f"{r['status']} | {r['model']} | {how} |")
+
+
+TABLE = ["| run | rows | wall s | peak RSS MB | training.seconds | fit s (oracle + master) | status | model | how |",
+         "|---|---:|---:|---:|---:|---:|---|---|---|"]
+
+
 def streaming_main(args: argparse.Namespace) -> list[str]:
     """The big-file measurements (issue 16, streaming) and their section's lines."""
     out = []
@@ -339,11 +351,7 @@ def streaming_main(args: argparse.Namespace) -> list[str]:
         logistic = run_train([big, *LOGISTIC], os.path.join(tmp, "m7.json"))
         print("logistic 1e7", logistic, flush=True)
         if args.predict_only:
-            return ["| run | rows | wall s | peak RSS MB | training.seconds | fit s (oracle + master) | status | "
-                    "model |", "|---|---:|---:|---:|---:|---:|---|---|",
-                    f"| logistic, Parquet, streamed (default budget) | {10**7:,} | {logistic['wall']:.1f} | "
-                    f"{logistic['rss_mb']:.0f} | {logistic['seconds']:.2f} | {logistic['fit']:.2f} | "
-                    f"{logistic['status']} | {logistic['model']} |"]
+            return [*TABLE, row("logistic, Parquet (default budget)", 10**7, logistic)]
         base = run_train([small, *LOGISTIC, "--memory-limit", "1T"], os.path.join(tmp, "m6.json"))
         print("baseline 1e6", base, flush=True)
         ints = integers(2_000_000)
@@ -362,14 +370,8 @@ def streaming_main(args: argparse.Namespace) -> list[str]:
             write_parquet(int(args.parquet_rows), hpath)
             huge = run_train([hpath, *LOGISTIC, "--time-limit", "3600"], os.path.join(tmp, "m8.json"))
             print("logistic 1e8", huge, flush=True)
-    out += ["| run | rows | wall s | peak RSS MB | training.seconds | fit s (oracle + master) | status | model | how |",
-            "|---|---:|---:|---:|---:|---:|---|---|---|"]
+    out += TABLE
 
-    def row(name: str, rows: int, r: dict) -> str:
-        how = r["stream"]["oracle"] if r["stream"] and "oracle" in r["stream"] else \
-            r["stream"]["problem"] if r["stream"] else "in memory (today's reader)"
-        return (f"| {name} | {rows:,} | {r['wall']:.1f} | {r['rss_mb']:.0f} | {r['seconds']:.2f} | {r['fit']:.2f} | "
-                f"{r['status']} | {r['model']} | {how} |")
 
     out.append(row("logistic, Parquet, streamed (default budget)", 10**7, logistic))
     out.append(row("baseline: logistic, Parquet, in memory (`--memory-limit 1T`)", 10**6, base))
