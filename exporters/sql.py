@@ -1,7 +1,10 @@
 """The ``sql`` export: one query that scores every row of a table, for a chosen dialect.
 
-The query reads table ``input`` (``table=`` renames it) and returns all of its columns plus
-``score`` and ``prediction``. It follows runtime/score.py exactly:
+The query reads table ``input`` (``table=``, a dotted path ``db.schema.table`` whose parts
+are quoted for the dialect, sql_names.py) and returns all of its columns (``keep=``: those
+named) plus ``score`` and ``prediction``. It ends without ``;`` and its last line holds no
+comment, so it pastes as is into a CTE, a subquery or a view (``statement=True`` adds the
+``;``, ``view=`` writes ``CREATE VIEW``). It follows runtime/score.py exactly:
 
 - ``score = 0 + term_1 + term_2 + ...`` (the card's points total, no intercept) written left
   to right in the model's order, so a float score is the same IEEE double Python computes;
@@ -20,9 +23,12 @@ The query reads table ``input`` (``table=`` renames it) and returns all of its c
   ``z >= 0``, else ``EXP(z) / (1 + EXP(z))``: EXP never overflows), where a ``z`` so negative
   that ``EXP(z)`` is 0 gives 0 directly (PostgreSQL raises "underflow" rather than return 0);
   the engine's EXP is the C library's, so the value is the runtime's up to the last bits of
-  ``exp``. For ``{"method": "table", ...}`` a ``CASE`` (a balanced tree of comparisons, so a
-  long table costs a few tests per row) returning the risk of the largest table score at or
-  below the score, the first row's below it: exactly the runtime's double. SQLite's ``EXP``
+  ``exp``. For ``{"method": "table", ...}`` the risk of the largest table score at or below
+  the score, the first row's below it, exactly the runtime's double: where the dialect has
+  arrays and the table's scores are whole numbers, one array of the risk at every whole
+  score indexed by the score (``_array``; the CASE tree it replaced cost 2.4x the
+  hand-written score query in DuckDB, benchmarks/RESULTS.md), else a ``CASE`` (a balanced
+  tree of comparisons, so a long table costs a few tests per row). SQLite's ``EXP``
   exists only when SQLite is built with its math functions (the default since 3.35, and in
   the ``sqlite3`` module of the python.org and Debian builds); without them a logistic
   model's query fails with "no such function: EXP" (the table shape needs no function).
@@ -46,7 +52,10 @@ in the same order. SQLite parses an expression at most 1000 deep and cannot stag
 ``sqlite`` and ``ansi`` refuse a model of more than ``max_terms`` terms (sql_dialects.py). Conditions that make a row
 unscorable are joined by OR as a balanced tree.
 
-Every identifier is quoted and qualified with the table alias (so SQLite cannot mistake a
+A blank text is ``TRIM(x, w."whitespace") = ''``: ``w`` is a one-row table joined once
+(only when some blank test is written) whose one column holds the characters Python's
+``str.strip()`` removes, built from their code points (sql_dialects.py), so the query shows
+no hex and no invisible character. Every identifier is quoted and qualified with the table alias (so SQLite cannot mistake a
 missing column for a string), and every category is a quoted literal, so any column or
 category name is safe. Identifiers and literals keep the exact name (the engine matches it);
 what a person reads, the comments, shows control and invisible format characters escaped
