@@ -26,8 +26,8 @@ comment, so it pastes as is into a CTE, a subquery or a view (``statement=True``
   ``exp``. For ``{"method": "table", ...}`` the risk of the largest table score at or below
   the score, the first row's below it, exactly the runtime's double: where the dialect has
   arrays and the table's scores are whole numbers, one array of the risk at every whole
-  score indexed by the score (``_array``; the CASE tree it replaced cost 2.4x the
-  hand-written score query in DuckDB, benchmarks/RESULTS.md), else a ``CASE`` (a balanced
+  score indexed by the score (``_array``; with the CASE tree it replaced DuckDB took 2.7x
+  the hand-written score query, with the array 1.7x: benchmarks/RESULTS.md), else a ``CASE`` (a balanced
   tree of comparisons, so a long table costs a few tests per row). SQLite's ``EXP``
   exists only when SQLite is built with its math functions (the default since 3.35, and in
   the ``sqlite3`` module of the python.org and Debian builds); without them a logistic
@@ -419,8 +419,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     if any(inp.type == "categorical" for inp in model.used_inputs):
         header.append("-- a text that is empty or whitespace only is missing, as NULL is" +
                       (" (whitespace: the characters of w.\"whitespace\", those Python's str.strip() removes)"
-                       if reads_whitespace else "" if d.whitespace is not None
-                       else " (whitespace: spaces, all that TRIM strips in this dialect)"))
+                       if reads_whitespace else ""))
     if model.probability is not None:
         header.append(f"-- probability: {_risk_note(model.probability)}")
     if explain is not None:

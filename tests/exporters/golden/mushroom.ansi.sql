@@ -4,7 +4,7 @@
 -- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
--- a text that is empty or whitespace only is missing, as NULL is (whitespace: spaces, all that TRIM strips in this dialect)
+-- a text that is empty or whitespace only is missing, as NULL is
 SELECT i.*,
     CASE WHEN ((i."odor" IS NULL OR TRIM(i."odor") = '')
            OR (i."spore_print_color" IS NULL OR TRIM(i."spore_print_color") = ''))

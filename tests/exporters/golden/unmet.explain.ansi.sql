@@ -4,7 +4,7 @@
 -- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a missing value meets no condition on its input (0 points) except its 'unknown' one
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
--- a text that is empty or whitespace only is missing, as NULL is (whitespace: spaces, all that TRIM strips in this dialect)
+-- a text that is empty or whitespace only is missing, as NULL is
 -- reason_1..reason_3, points_1..points_3: the terms that added points > 0 to the row (their card wording, their points), the most first, equal points in term order; NULL where fewer terms added points or the row has no score
 SELECT i.*,
     (  -- no input makes the score NULL: a missing value adds 0 or its 'unknown' points
