@@ -250,7 +250,8 @@ def _logistic(d: Dialect, scale: int | float, center: int | float, total: str) -
 def _table(d: Dialect, table: list[dict], total: str, integral: bool) -> str:
     """runtime/risk.py's table risk of the score ``total`` (NULL for NULL): an array lookup
     where the dialect has arrays and the table's scores are whole numbers, else a CASE tree.
-    ``integral``: the score is always a whole number (no ``floor`` needed before indexing)."""
+    ``integral``: the score is always a whole number (no ``floor`` needed before indexing; it
+    may still be a double, from a 0/1 column stored as DOUBLE)."""
     if d.array is not None and all(float(row["score"]).is_integer() for row in table):
         lo, hi = int(table[0]["score"]), int(table[-1]["score"])
         if hi - lo < MAX_ARRAY:
@@ -281,7 +282,7 @@ def _array(d: Dialect, table: list[dict], total: str, integral: bool) -> str:
         while k + 1 < len(table) and table[k + 1]["score"] <= whole:
             k += 1
         risks.append(d.number(float(table[k]["risk"])))
-    at = total if integral else f"CAST(floor({total}) AS BIGINT)"
+    at = f"CAST({total} AS BIGINT)" if integral else f"CAST(floor({total}) AS BIGINT)"  # a double indexes no array
     items = ", ".join(risks)
     return (f"CASE WHEN {total} <= {lo} THEN {risks[0]} WHEN {total} >= {hi} THEN {risks[-1]}\n"
             f"      ELSE {d.array.format(items=items, index=f'{at} - {lo - 1}')} END")

@@ -145,8 +145,19 @@ def test_a_risk_table_of_whole_scores_is_one_array_lookup_with_the_runtime_risks
     got = run_sql(eng, con, text)
     want = [None if score(model, r) is None else risk(score(model, r)) for r in rows]
     assert [g["probability"] for g in got] == want
-    whole = replace(model, inputs=(Input("x", "binary"),))  # whole scores: indexed without floor
-    assert "floor(" not in sql_export.render(whole, dialect="duckdb")
+
+
+
+def test_whole_scores_from_a_double_column_index_the_array_too(engine):
+    eng, con = engine
+    model = replace(_floor_model(), inputs=(Input("x", "binary"),))  # whole scores: no floor
+    rows = [{"x": v} for v in ("1.0", "0.0", "")]  # a 0/1 column stored as DOUBLE: the score is a double
+    create_table(eng, con, rows)
+    text = sql_export.render(model, dialect=eng)
+    assert "floor(" not in text
+    risk = risk_function(model.probability)
+    assert [g["probability"] for g in run_sql(eng, con, text)] == [0.45, 0.3, None] == [
+        None if score(model, r) is None else risk(score(model, r)) for r in rows]
 
 
 def test_a_long_risk_table_gives_the_runtime_risk_on_every_breastcancer_row(engine):
