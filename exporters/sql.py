@@ -26,8 +26,8 @@ comment, so it pastes as is into a CTE, a subquery or a view (``statement=True``
   ``exp``. For ``{"method": "table", ...}`` the risk of the largest table score at or below
   the score, the first row's below it, exactly the runtime's double: where the dialect has
   arrays and the table's scores are whole numbers, one array of the risk at every whole
-  score indexed by the score (``_array``; with the CASE tree it replaced DuckDB took 2.7x
-  the hand-written score query, with the array 1.7x: benchmarks/RESULTS.md), else a ``CASE`` (a balanced
+  score indexed by the score (``_array``; with the CASE tree it replaced DuckDB took
+  1.9-2.7x the hand-written score query, with the array 1.1-1.7x: benchmarks/RESULTS.md), else a ``CASE`` (a balanced
   tree of comparisons, so a long table costs a few tests per row). SQLite's ``EXP``
   exists only when SQLite is built with its math functions (the default since 3.35, and in
   the ``sqlite3`` module of the python.org and Debian builds); without them a logistic

@@ -38,8 +38,8 @@ class Dialect:
 
     ``array``: an array literal of ``{items}`` read at the 1-based ``{index}`` (NULL for a
     NULL index), or None without arrays. A risk table of whole scores is then one lookup per
-    row instead of a tree of comparisons (DuckDB: 1.7x the hand-written score query, the
-    tree 2.7x; benchmarks/RESULTS.md).
+    row instead of a tree of comparisons (DuckDB, three runs on a loaded machine: 1.1-1.7x
+    the hand-written score query, the tree 1.9-2.7x; benchmarks/RESULTS.md).
 
     ``lateral``: the engine joins each row to a subquery over it (``CROSS JOIN LATERAL``), so
     the score is computed once, in a subquery whose only columns are the query's own (no
