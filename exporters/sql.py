@@ -65,6 +65,7 @@ from .layout import meta_lines, number_text
 from .registry import ExportError, Exporter, register
 from .sql_dialects import CASE_TERM, Dialect, dialect as find_dialect
 from .sql_explain import reason_sql
+from .sql_transpile import transpile
 
 ROW = "i"
 SCORED = "s"
@@ -304,6 +305,8 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     """The scoring query (or ``CREATE VIEW view AS`` the query) as SQL text; ``explain`` K
     adds the reason codes ``reason_1..reason_K``, ``points_1..points_K`` (sql_explain.py)."""
     d = find_dialect(dialect)
+    if d.via is not None:  # written in another dialect first, then by sqlglot (sql_transpile.py)
+        return transpile(render(model, d.via[0], table, view, explain), d)
     added = added_columns(model)
     for clash in added:
         if any(inp.name == clash for inp in model.inputs):
@@ -326,7 +329,11 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         one = f'FROM (SELECT {stages[-1]} AS "score") AS {SCORED}'
         columns = [(f"{ROW}.*", ""), (f'{stages[-1]} AS "score"', "")]
         columns += [(f'{d.prediction.format(score=stages[-1], threshold=threshold)} AS "prediction"', outputs[0][2])]
-        columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
+        if d.derived_outer:
+            columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
+        else:  # a derived table cannot read the row (MariaDB): the probability repeats the score
+            risk = probability_expression(model, d, stages[-1])
+            columns += [(f'{risk} AS "{name}"', note) for name, _, note in outputs[1:]]
     if explain is not None:
         reasons, reason_joins = reason_sql(model, d, explain, term_points(model, d), total if d.lateral else None,
                                            unscorable(model, d))

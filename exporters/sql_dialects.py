@@ -3,6 +3,11 @@
 Everything the SQL exporter writes that is not plain SQL-92 goes through a :class:`Dialect`:
 how identifiers and string literals are quoted, how an exact binary double is written, how
 a floating-point NaN is recognised and how a blank text is. Adding a dialect is adding one row to ``DIALECTS``.
+
+Dialects without an engine on a test machine (T-SQL, Oracle, Snowflake, BigQuery) are not
+written by hand: their row names a dialect the query is written in first (``via``) and the
+sqlglot dialect it is translated to (sql_transpile.py), so one well-kept library owns their
+spelling; ``verify`` lists them as not run.
 """
 from __future__ import annotations
 
@@ -39,6 +44,22 @@ class Dialect:
     and ``max_terms`` bounds the model: SQLite parses an expression at most
     ``SQLITE_MAX_EXPR_DEPTH`` (1000) deep, and a sum ``a + b + c ...`` is that deep. ``max_name_bytes``: PostgreSQL keeps the first 63 bytes
     of a longer name (NAMEDATALEN - 1), so a longer one could name another column: refused.
+    ``mysql_names``: MariaDB and MySQL refuse a name of more than 64 characters, one ending in a
+    space, or one holding a character beyond U+FFFF (an emoji): refused here, naming the
+    problem, rather than by the engine.
+
+    ``quote``: the identifier quote character (doubled inside a name): ``"`` in standard SQL,
+    a backtick in MySQL/MariaDB, where ``"..."`` is a string unless ``ANSI_QUOTES`` is set.
+    ``backslash_escapes`` ``"always"``: the engine reads a backslash in ``'...'`` as an escape
+    (MariaDB by default), so it is doubled; ``True``: PostgreSQL's ``E'...'`` form.
+    ``string_form`` wraps every string literal: MariaDB compares text by the column's collation,
+    which by default ignores case and trailing spaces (``'Yes ' = 'yes'``), so its literals
+    carry ``COLLATE utf8mb4_nopad_bin``, byte-exact as the runtime compares.
+    ``derived_outer``: a derived table (a subquery in ``FROM``) may read the outer row. MariaDB's
+    may not (and it has no ``LATERAL``): its query repeats the score where the probability
+    reads it, and its reason codes pick from a constant table of term numbers
+    (sql_explain.py). ``via``: (the dialect written first, the sqlglot dialect it is translated
+    to) for a dialect written through sqlglot (no engine here runs it: ``verify`` says so).
     """
 
     name: str
@@ -48,10 +69,15 @@ class Dialect:
     prediction: str
     nan_test: str | None
     trim: str
-    backslash_escapes: bool = False
+    backslash_escapes: bool | str = False
     lateral: bool = True
     max_terms: int | None = None
     max_name_bytes: int | None = None
+    quote: str = '"'
+    string_form: str = "{}"
+    derived_outer: bool = True
+    via: tuple[str, str] | None = None
+    mysql_names: bool = False
 
     def ident(self, name: str) -> str:
         """A quoted identifier: any name is safe (double quotes are doubled)."""
@@ -63,7 +89,14 @@ class Dialect:
             raise ExportError(f"{name!r} is {size} bytes long; {self.name} keeps only the first "
                               f"{self.max_name_bytes} bytes of a name, so the query could read another "
                               f"column or table: rename it (at most {self.max_name_bytes} bytes of UTF-8)")
-        return '"' + name.replace('"', '""') + '"'
+        if self.mysql_names:
+            wide = next((c for c in name if ord(c) > 0xFFFF), None)
+            if wide is not None or len(name) > 64 or name.endswith(" "):
+                why = (f"holds {wide!r} (U+{ord(wide):X}), beyond U+FFFF" if wide is not None
+                       else f"is {len(name)} characters long" if len(name) > 64 else "ends in a space")
+                raise ExportError(f"{name!r} {why}; MariaDB and MySQL names are at most 64 characters of "
+                                  "U+0001..U+FFFF, not ending in a space: rename it")
+        return self.quote + name.replace(self.quote, self.quote * 2) + self.quote
 
     def string(self, text: str) -> str:
         """A string literal: single quotes doubled; in PostgreSQL a text with a backslash is
@@ -73,9 +106,11 @@ class Dialect:
         if problem is not None:
             raise ExportError(f"SQL string {text!r} {problem}")
         body = text.replace("'", "''")
+        if self.backslash_escapes == "always":
+            return self.string_form.format("'" + body.replace("\\", "\\\\") + "'")
         if self.backslash_escapes and "\\" in text:
             return "E'" + body.replace("\\", "\\\\") + "'"
-        return "'" + body + "'"
+        return self.string_form.format("'" + body + "'")
 
     def number(self, value: int | float) -> str:
         """A number literal: integers as integers (integer arithmetic stays exact), floats
@@ -103,6 +138,10 @@ class Dialect:
 WHITESPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()).encode().hex()
 
 
+#: The same characters as a PCRE character class (MariaDB's REGEXP_REPLACE), each ``\\x{hex}``,
+#: with the backslashes doubled for a MariaDB string literal and the braces for ``str.format``.
+PCRE_WHITESPACE = "".join(f"\\\\x{{{{{ord(c):04x}}}}}" for c in bytes.fromhex(WHITESPACE).decode())
+
 CASE_TERM = "CASE WHEN {condition} THEN {points} ELSE 0 END"
 CASE_PREDICTION = "CASE WHEN {score} > {threshold} THEN 1 WHEN {score} <= {threshold} THEN 0 END"
 
@@ -119,6 +158,16 @@ DIALECTS: dict[str, Dialect] = {
     "ansi": Dialect("ansi", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
                     term_keeps_null=False, prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})",
                     lateral=False, max_terms=900),
+    "mysql": Dialect("mysql", double="CAST('{}' AS DOUBLE)", condition_term=CASE_TERM, term_keeps_null=False,
+                     prediction=CASE_PREDICTION, nan_test=None,
+                     trim=f"REGEXP_REPLACE({{}}, '^[{PCRE_WHITESPACE}]+|[{PCRE_WHITESPACE}]+$', '')",
+                     backslash_escapes="always", lateral=False, max_terms=900, quote="`",
+                     string_form="_utf8mb4{} COLLATE utf8mb4_nopad_bin", derived_outer=False,
+                     mysql_names=True),
+    **{name: Dialect(name, double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM, term_keeps_null=False,
+                     prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})", lateral=False, max_terms=900,
+                     via=("ansi", target))
+       for name, target in [("tsql", "tsql"), ("oracle", "oracle"), ("snowflake", "snowflake"), ("bigquery", "bigquery")]},
 }
 
 

@@ -21,6 +21,11 @@ no score. Window functions are SQL:2003.
   ``column1..column3``; a ``VALUES`` list has no limit on rows); ANSI, which has no ``LIMIT``,
   numbers them with ``ROW_NUMBER()`` over ``SELECT ... UNION ALL SELECT ...``, which SQLite
   caps at 500 terms: ``ansi`` refuses ``--explain`` for a longer model.
+- ``mysql`` (MariaDB: no ``LATERAL``, and a derived table cannot read the outer row): each
+  column is a scalar subquery over a constant table of the term numbers ``t.n``, ordered by
+  the row's points of term ``t.n`` (a ``CASE t.n WHEN 1 THEN ... END`` of the term
+  expressions) descending, then ``t.n``, ``LIMIT 1 OFFSET k - 1``: the k-th term is a reason
+  when its points are > 0 (then at least k terms added points), else NULL.
 """
 from __future__ import annotations
 
@@ -66,6 +71,8 @@ def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str |
             raise ExportError(f"input {name!r} clashes with the column --explain adds; rename it")
     if not points:  # no terms: no reasons
         return [(f"NULL AS {d.ident(name)}", name) for name in names], []
+    if not d.derived_outer:
+        return _by_term_number(model, d, names, k, points, unscorable), []
     terms = _terms(model, d, points)
     if d.lateral:
         picks = [f'MAX(CASE WHEN u."rn" = {j % k + 1} THEN u."{"r" if j < k else "c"}" END) AS {d.ident(name)}'
@@ -88,3 +95,25 @@ def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str |
             pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
         columns.append((f"{pick} AS {d.ident(name)}", name))
     return columns, []
+
+
+def _by_term_number(model: Model, d: Dialect, names: list[str], k: int, points: list[str],
+                    unscorable: str | None) -> list[tuple[str, str]]:
+    """The reason columns for a dialect whose derived tables cannot read the row (MariaDB)."""
+    n = d.ident("n")
+    numbers = " UNION ALL ".join(f"SELECT {j}" + (f" AS {n}" if j == 1 else "") for j in range(1, len(points) + 1))
+    texts = [d.string(text) for text in reason_texts(model)]
+
+    def of(values: list[str]) -> str:
+        return f"CASE t.{n} " + " ".join(f"WHEN {j} THEN {v}" for j, v in enumerate(values, start=1)) + " END"
+
+    c = of(points)
+    columns = []
+    for j, name in enumerate(names):
+        value, rank = (of(texts), j + 1) if j < k else (c, j + 1 - k)
+        pick = (f"(SELECT CASE WHEN {c} > 0 THEN {value} END\n    FROM ({numbers}) AS t\n    "
+                f"ORDER BY {c} DESC, t.{n} LIMIT 1 OFFSET {rank - 1})")
+        if unscorable is not None:
+            pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
+        columns.append((f"{pick} AS {d.ident(name)}", name))
+    return columns
