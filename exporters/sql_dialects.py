@@ -19,6 +19,32 @@ from .registry import ExportError
 
 
 @dataclass(frozen=True)
+class ReasonArray:
+    """Reason codes as an array of each row's terms (sql_explain.py), for an engine whose
+    subqueries cannot read the row (ClickHouse cannot decorrelate a window or a LIMIT).
+
+    ``item`` is one term, a tuple ordered by ``-points`` then term number, holding its text
+    and points (placeholders ``{i}``, ``{r}``, ``{c}``); ``ranked`` keeps the items with points
+    > 0 and sorts them (``{items}``); ``size`` counts them and ``pick`` reads field ``{field}``
+    (``r`` or ``c``, as ``fields`` names them) of the ``{k}``-th (``{a}``: the ranked array).
+    ``points``: each term's points cast to one type, ``{type}`` the first of ``types`` when
+    every term adds whole points to any row, else the second (an array holds one type).
+    ``named``: the engine names an expression where it first appears and reads it by that
+    name anywhere in the SELECT (ClickHouse), so the array is written once, not 4K times
+    (a long card's query would pass ClickHouse's 256 KiB ``max_query_size``)."""
+
+    item: str
+    ranked: str
+    size: str
+    pick: str
+    fields: tuple[str, str]
+    points: str
+    types: tuple[str, str]
+    named: str | None = None
+    first: int = 1  # the index of an array's first element
+
+
+@dataclass(frozen=True)
 class Dialect:
     """One SQL dialect's spelling of the few things the scoring query needs.
 
@@ -60,6 +86,9 @@ class Dialect:
     reads it, and its reason codes pick from a constant table of term numbers
     (sql_explain.py). ``via``: (the dialect written first, the sqlglot dialect it is translated
     to) for a dialect written through sqlglot (no engine here runs it: ``verify`` says so).
+    ``reason_array``: reason codes ranked in an array expression rather than a subquery.
+    ``ident_backslashes``: the engine reads a backslash in a quoted name as an escape
+    (ClickHouse), so it is doubled there too.
     """
 
     name: str
@@ -78,6 +107,8 @@ class Dialect:
     derived_outer: bool = True
     via: tuple[str, str] | None = None
     mysql_names: bool = False
+    reason_array: ReasonArray | None = None
+    ident_backslashes: bool = False
 
     def ident(self, name: str) -> str:
         """A quoted identifier: any name is safe (double quotes are doubled)."""
@@ -96,7 +127,8 @@ class Dialect:
                        else f"is {len(name)} characters long" if len(name) > 64 else "ends in a space")
                 raise ExportError(f"{name!r} {why}; MariaDB and MySQL names are at most 64 characters of "
                                   "U+0001..U+FFFF, not ending in a space: rename it")
-        return self.quote + name.replace(self.quote, self.quote * 2) + self.quote
+        body = name.replace("\\", "\\\\") if self.ident_backslashes else name
+        return self.quote + body.replace(self.quote, self.quote * 2) + self.quote
 
     def string(self, text: str) -> str:
         """A string literal: single quotes doubled; in PostgreSQL a text with a backslash is
@@ -164,6 +196,16 @@ DIALECTS: dict[str, Dialect] = {
                      backslash_escapes="always", lateral=False, max_terms=900, quote="`",
                      string_form="_utf8mb4{} COLLATE utf8mb4_nopad_bin", derived_outer=False,
                      mysql_names=True),
+    "clickhouse": Dialect("clickhouse", double="CAST('{}' AS Float64)", condition_term=CASE_TERM, term_keeps_null=False,
+                          prediction=CASE_PREDICTION, nan_test="isNaN({})",
+                          trim=f"replaceRegexpAll({{}}, '^[{PCRE_WHITESPACE}]+|[{PCRE_WHITESPACE}]+$', '')",
+                          backslash_escapes="always", lateral=False, max_terms=900, derived_outer=False,
+                          reason_array=ReasonArray(item="tuple(-({c}), {i}, {r}, {c})",
+                                                   ranked="arraySort(arrayFilter(x -> tupleElement(x, 4) > 0, [{items}]))",
+                                                   size="length({a})", pick="tupleElement(({a})[{k}], {field})",
+                                                   fields=("3", "4"), points="CAST({c} AS Nullable({type}))",
+                                                   types=("Int64", "Float64"), named="({a} AS {name})"),
+                          ident_backslashes=True),
     **{name: Dialect(name, double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM, term_keeps_null=False,
                      prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})", lateral=False, max_terms=900,
                      via=("ansi", target))

@@ -3,7 +3,8 @@
 ``verify(model, rows)`` scores the model's golden rows (and ``rows``) with
 ``scorecard.runtime`` and with each export the machine can run: the ``python`` file in
 CPython, the ``sql`` query in SQLite, DuckDB and PostgreSQL, the ``onnx`` graph in
-onnxruntime; the ``mysql`` query in MariaDB (or MySQL) at ``SCORECARD_MYSQL_DSN``. The
+onnxruntime; the ``mysql`` query in MariaDB (or MySQL) at ``SCORECARD_MYSQL_DSN``, the
+``clickhouse`` query in chdb (ClickHouse in a child process). The
 dialects written through sqlglot (T-SQL, Oracle, Snowflake, BigQuery) are written, and listed
 as not run: no engine of theirs runs here. A score must be numerically equal to the runtime's (None where the runtime has
 none), and so must the prediction. A model with a score-to-risk map (``model.probability``)
@@ -410,6 +411,64 @@ def check_mysql(model: Model, cases: list[Case], dsn: str | None = None, reasons
     return _run("sql", _explained(f"mysql ({server} {version.split('-')[0]})", reasons), cases, run, model.probability, reasons)
 
 
+#: ClickHouse (chdb) runs in a child process: chdb installs its own signal handlers, and with a
+#: Java VM in the same process (JPype, Spark) the test suite crashed with a segmentation fault.
+#: The child reads the statements that load the table and the query (JSON) and writes the rows.
+_CHDB_CHILD = """
+import json, sys
+from chdb import session
+job = json.load(sys.stdin)
+s = session.Session()
+s.query("SET output_format_json_quote_64bit_integers = 0")
+for statement in job["setup"]:
+    s.query(statement)
+print(s.query(job["query"], "JSONCompact").data())
+"""
+
+
+def check_clickhouse(model: Model, cases: list[Case], reasons: int = 0) -> FormatCheck:
+    """The clickhouse-dialect query in chdb (in-process ClickHouse, run in a child process),
+    over a Memory table of Nullable columns."""
+    import importlib.metadata
+    import json
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("chdb") is None:
+        return _skip("sql", _explained("clickhouse", reasons), "chdb is not installed (pip install 'scorecard[sql]')")
+    d = dialect("clickhouse")
+    types = {"int": "Int64", "float": "Float64", "text": "String"}
+
+    def literal(value: object) -> str:
+        if value is None:
+            return "NULL"
+        if isinstance(value, str):
+            return d.string(value)
+        return repr(value) if isinstance(value, float) else str(value)  # nan and inf read as such
+
+    def run() -> list[Result]:
+        table = _table(model, cases)
+        columns = [f"{d.ident(table.key)} Int64"] + [f"{d.ident(inp.name)} Nullable({types[kind]})"
+                                                    for inp, kind in table.columns]
+        setup = [f"CREATE TABLE {d.ident('input')} ({', '.join(columns)}) ENGINE = Memory"]
+        for start in range(0, len(table.values), 2000):
+            rows = ", ".join("(" + ", ".join(map(literal, row)) + ")" for row in table.values[start:start + 2000])
+            setup.append(f"INSERT INTO {d.ident('input')} VALUES {rows}")
+        query = sql_export.render(model, dialect="clickhouse", explain=reasons or None).rstrip().rstrip(";")
+        added = "".join(f", q.{d.ident(name)}" for name in added_columns(model) + (reason_columns(reasons) if reasons else ()))
+        job = {"setup": setup, "query": f"SELECT q.{d.ident(table.key)}{added} FROM ({query}\n) AS q "
+                                         f"ORDER BY q.{d.ident(table.key)}"}
+        child = subprocess.run([sys.executable, "-c", _CHDB_CHILD], input=json.dumps(job), capture_output=True,
+                               text=True, encoding="utf-8")
+        if child.returncode != 0:
+            lines = child.stderr.strip().splitlines() or [f"exit code {child.returncode}"]
+            raise RuntimeError(f"ClickHouse failed: {lines[-1]}")
+        return [tuple(row[1:]) for row in json.loads(child.stdout)["data"]]
+
+    engine = f"clickhouse (chdb {importlib.metadata.version('chdb')})"
+    return _run("sql", _explained(engine, reasons), cases, run, model.probability, reasons)
+
+
 def check_not_runnable(model: Model, name: str) -> FormatCheck:
     """A dialect written through sqlglot (sql_transpile.py): written, with and without reason
     codes, so an export it cannot write is reported, and listed as not run, never ok."""
@@ -610,7 +669,7 @@ def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = No
     for reasons in (0, k):  # the exports as written by default, then with their reason codes
         checks += [check_python(model, cases, reasons), check_sqlite(model, cases, reasons),
                    check_duckdb(model, cases, reasons), check_postgres(model, cases, pg_dsn, reasons),
-                   check_mysql(model, cases, mysql_dsn, reasons),
+                   check_mysql(model, cases, mysql_dsn, reasons), check_clickhouse(model, cases, reasons),
                    check_onnx(model, cases, reasons=reasons), check_onnx(model, cases, "matrix", reasons)]
     checks.append(check_pmml(model, cases))  # its reason codes are part of the file: checked each time
     checks += [check_not_runnable(model, name) for name, d in DIALECTS.items() if d.via is not None]

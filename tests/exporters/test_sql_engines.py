@@ -1,5 +1,5 @@
 """The SQL dialects added in issue 15: ``mysql`` run in a real MariaDB server (.ci/mariadb.sh),
-and T-SQL, Oracle, Snowflake and BigQuery, written through sqlglot, parsed back (no engine of
+``clickhouse`` in chdb (ClickHouse in a child process), and T-SQL, Oracle, Snowflake and BigQuery, written through sqlglot, parsed back (no engine of
 theirs runs here, and verify says so)."""
 from __future__ import annotations
 
@@ -20,6 +20,38 @@ def _mysql(model: Model, rows: list[dict], mysql_dsn: str) -> list[v.FormatCheck
     k = v.reasons_for(model)
     cases = v.cases_for(model, rows, k)
     return [v.check_mysql(model, cases, mysql_dsn), v.check_mysql(model, cases, mysql_dsn, reasons=k)]
+
+
+def _clickhouse(model: Model, rows: list[dict]) -> list[v.FormatCheck]:
+    pytest.importorskip("chdb")  # not imported here: its check runs it in a child process
+    k = v.reasons_for(model)
+    cases = v.cases_for(model, rows, k)
+    return [v.check_clickhouse(model, cases), v.check_clickhouse(model, cases, reasons=k)]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_clickhouse_gives_the_runtimes_scores_and_reasons_on_every_data_set(name):
+    build, data = CASES[name]
+    rows = read_rows(data)[::3]
+    checks = _clickhouse(with_golden(build(), rows[:20]), rows)
+    assert [c.ok for c in checks] == [True, True], [c.line() for c in checks]
+    assert checks[0].engine.startswith("clickhouse (chdb ") and "identical reasons" in checks[1].line()
+
+
+@pytest.mark.parametrize("name", sorted(paper_models.ALL))
+def test_clickhouse_gives_the_paper_models_scores_probabilities_and_hostile_names(name):
+    """Including the hostile names (emoji, quotes, backslashes, which ClickHouse reads as
+    escapes in strings) and the long card, whose reasons fit ClickHouse's 256 KiB query limit
+    because the ranked array is written once and read by name."""
+    model = paper_models.ALL[name]()
+    checks = _clickhouse(model, [])
+    assert [c.ok for c in checks] == [True, True], [c.line() for c in checks]
+    assert model.probability is None or "identical probabilities" in checks[0].line()
+
+
+def test_clickhouse_runs_the_hostile_model_with_its_missing_number():
+    checks = _clickhouse(test_code_hostile.hostile_model(), test_code_hostile.hostile_rows())
+    assert [c.ok for c in checks] == [True, True], [c.line() for c in checks]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -73,6 +105,7 @@ def test_mariadb_compares_categories_exactly_and_knows_every_blank(mysql_dsn):
     assert [c.score for c in cases] == [2, 0, 0, 0, 0, 5, 5, 5, 0, 5]
     check = v.check_mysql(model, cases, mysql_dsn)
     assert check.ok, check.line()
+    assert all(c.ok for c in _clickhouse(model, rows)), "ClickHouse compares text byte for byte too"
 
 
 @pytest.mark.parametrize("dialect", sorted(NOT_RUNNABLE))
@@ -111,5 +144,5 @@ def test_verify_lists_the_sqlglot_dialects_as_not_run(mysql_dsn):
 
 
 def test_an_unknown_dialect_names_the_known_ones():
-    with pytest.raises(ExportError, match="known: ansi, bigquery, duckdb, mysql, oracle, postgres, snowflake, sqlite, tsql"):
+    with pytest.raises(ExportError, match="known: ansi, bigquery, clickhouse, duckdb, mysql, oracle, postgres, snowflake, sqlite, tsql"):
         sql_export.render(paper_models.breastcancer(), dialect="spark")

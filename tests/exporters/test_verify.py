@@ -12,7 +12,7 @@ from scorecard.exporters.verify import FormatCheck, verify, verify_all
 from scorecard.runtime import GoldenRow, RowError
 
 ENGINES = [("python", "python"), ("sql", "sqlite"), ("sql", "duckdb"), ("sql", "postgres"), ("sql", "mysql"),
-           ("onnx", "onnxruntime"), ("onnx", "onnxruntime"), ("pmml", "jpmml-evaluator")]
+           ("sql", "clickhouse"), ("onnx", "onnxruntime"), ("onnx", "onnxruntime"), ("pmml", "jpmml-evaluator")]
 #: Dialects written through sqlglot, whose engines cannot run here: listed, never ok.
 NOT_RUN = [("sql", "tsql"), ("sql", "oracle"), ("sql", "snowflake"), ("sql", "bigquery")]
 
@@ -29,10 +29,10 @@ def test_every_export_agrees_on_golden_and_data_rows(name, pg_dsn):
     checks = verify(model, rows, pg_dsn=pg_dsn)
     assert engines(checks) == [("model", "golden"), ("card", "hand-added")] + ENGINES[:-1] + ENGINES + NOT_RUN
     assert [" matrix" in c.engine for c in checks if c.format == "onnx"] == [False, True, False, True]
-    assert all("--explain" in c.engine and "identical reasons" in c.line() for c in checks[9:16])
+    assert all("--explain" in c.engine and "identical reasons" in c.line() for c in checks[10:18])
     assert name != "mushroom" or sum(c.score is None for c in verify_module.cases_for(model, rows)) > 400
     assert [(c.ok, c.mismatches, c.rows) for c in checks] == (
-        [(True, 0, 20)] * 2 + [(True, 0, 20 + len(rows))] * 15 + [(None, 0, 0)] * 4), [c.line() for c in checks]
+        [(True, 0, 20)] * 2 + [(True, 0, 20 + len(rows))] * 17 + [(None, 0, 0)] * 4), [c.line() for c in checks]
     assert all(c.line().endswith("not run: no engine here") for c in checks[-4:])
 
 
@@ -106,7 +106,8 @@ def test_a_name_postgres_would_cut_short_skips_its_check_with_the_reason(pg_dsn)
     checks = verify(model, pg_dsn=pg_dsn)
     assert engines(checks) == [("model", "golden"), ("card", "hand-added")] + ENGINES[:-1] + ENGINES + NOT_RUN
     skipped = [c for c in checks if c.ok is None and c.reason != verify_module.NO_ENGINE]
-    assert engines(skipped) == [("sql", "postgres")] * 2
-    assert all("is 66 bytes long; postgres keeps only the first 63 bytes" in c.line() for c in skipped)
+    assert engines(skipped) == [("sql", "postgres"), ("sql", "mysql")] * 2
+    assert all("is 66 bytes long; postgres keeps only the first 63 bytes" in c.line() for c in skipped[::2])
+    assert all("is 66 characters long; MariaDB and MySQL names are at most 64" in c.line() for c in skipped[1::2])
     assert all(c.ok for c in checks if c not in skipped and c.reason != verify_module.NO_ENGINE), \
         [c.line() for c in checks]
