@@ -438,7 +438,7 @@ def predict(model: ModelPath, data: Data,
 def export(model: ModelPath,
            format: Annotated[str, typer.Option("--format", help="html, latex, python, sql, onnx, pmml or text.")],
            output: Annotated[str, typer.Option("-o", "--output", help="Where to write the file.")],
-           dialect: Annotated[Optional[str], typer.Option("--dialect", help="sql: sqlite, duckdb, postgres, mysql (MariaDB), ansi; written through sqlglot: tsql, oracle, snowflake, bigquery.")] = None,
+           dialect: Annotated[Optional[str], typer.Option("--dialect", help="sql: sqlite, duckdb, postgres, mysql (MariaDB), clickhouse, ansi; written through sqlglot: tsql, oracle, snowflake, bigquery.")] = None,
            table: Annotated[Optional[str], typer.Option("--table", help="sql: the table to read (default input).")] = None,
            onnx_input: Annotated[Optional[str], typer.Option(
                "--onnx-input", help="onnx: columns (one named input per column, the default) or matrix (the numeric "
