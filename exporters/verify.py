@@ -463,7 +463,10 @@ def check_clickhouse(model: Model, cases: list[Case], reasons: int = 0) -> Forma
         if child.returncode != 0:
             lines = child.stderr.strip().splitlines() or [f"exit code {child.returncode}"]
             raise RuntimeError(f"ClickHouse failed: {lines[-1]}")
-        return [tuple(row[1:]) for row in json.loads(child.stdout)["data"]]
+        out = json.loads(child.stdout)
+        # ClickHouse writes a large double in plain digits (-27670116110564327000): read it as a double again
+        floats = ["Float" in column["type"] for column in out["meta"]]
+        return [tuple(float(v) if f and v is not None else v for v, f in zip(row, floats))[1:] for row in out["data"]]
 
     engine = f"clickhouse (chdb {importlib.metadata.version('chdb')})"
     return _run("sql", _explained(engine, reasons), cases, run, model.probability, reasons)
