@@ -20,6 +20,18 @@ columns with values 1..10, scored on the same rows by:
   LinearRegression and LogisticRegression converted for the same double [N, 11] input, in the
   same batches with the same threads (the issue's goal: at least 1.0x skl2onnx's rows/s).
 Every engine's sums are checked against NumPy's before timing. Not part of the test suite.
+
+    python benchmarks/exports.py --risk          # the sql export with its risk column (issue 15 item 5)
+    python benchmarks/exports.py --risk --write  # ... recorded in its own section of RESULTS.md
+
+``--risk``: adult's model at C0 0.0005 (``RISK_MODEL``: 15 linear terms on 0/1 columns, a
+63-row risk table) over adult's rows repeated to ``--rows``, in DuckDB and SQLite: the
+export with ``probability`` against the hand-written score query (the sum of ``points * col``
+and the prediction, no missing-value handling, no risk), the export without the risk column
+and, in DuckDB, the risk as the CASE tree used before the array lookup; aggregated with
+``count(*)``, ``sum(score)``, ``sum(prediction)`` and ``sum(probability)`` so the risk is
+computed. DuckDB runs on one thread (as SQLite), which keeps the medians steady on a shared
+machine. Every query's sums are checked against the runtime's first.
 """
 from __future__ import annotations
 
@@ -296,7 +308,110 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
     return out
 
 
-def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, command: str, load: float) -> str:
+#: adult at C0 0.0005: `scorecard train datasets/adult.csv --target Over50K --c0 0.0005 --time-limit 90`.
+RISK_MODEL = HERE / "cache" / "adult-c0-0.0005.json"
+RISK_HEADING = "## SQL export with the risk column (benchmarks/exports.py --risk)"
+RISK_ROWS = 32_561  # adult's rows, repeated up to --rows
+
+
+def run_risk(n: int, repeat: int) -> list[tuple[str, str, float, str]]:
+    """(what, engine, rows per second, note) of the sql export with probability and its anchors."""
+    import csv
+    import math
+    from dataclasses import replace
+
+    import duckdb
+    import pandas as pd
+    from scorecard.exporters.sql_dialects import DIALECTS
+    from scorecard.runtime import load
+    from scorecard.runtime.risk import risk_function
+
+    model = load(str(RISK_MODEL))
+    with open(HERE.parent / "datasets" / "adult.csv", newline="", encoding="utf-8") as fh:
+        reader = csv.reader(fh)
+        header = next(reader)
+        base = [tuple(int(v) for v in row) for row in reader]
+    copies = -(-n // len(base))
+    rows = base * copies
+    risk = risk_function(model.probability)
+    scores = [score(model, dict(zip(header, row))) for row in base]
+    want = (len(rows), copies * sum(scores), copies * sum(s > model.threshold for s in scores),
+            copies * math.fsum(risk(s) for s in scores))
+    hand_terms = " + ".join(f'{t.points} * "{t.input}"' for t in model.terms)
+    hand = (f'SELECT *, CASE WHEN "score" > {model.threshold} THEN 1 ELSE 0 END AS "prediction" '
+            f'FROM (SELECT *, {hand_terms} AS "score" FROM input) AS t')
+    bare = replace(model, probability=None)
+    DIALECTS["duckdb-tree"] = replace(DIALECTS["duckdb"], name="duckdb-tree", array=None)  # the risk as before
+
+    def risk_sums(query: str) -> str:
+        return aggregate(query).replace("FROM (", ', sum("probability") FROM (', 1)
+
+    out: list[tuple[str, str, float, str]] = []
+
+    def record(what: str, engine: str, seconds: float, note: str = "") -> None:
+        out.append((what, engine, len(rows) / seconds, note))
+        print(f"{what:<52} {engine:<14} {len(rows) / seconds / 1e6:8.2f} M rows/s  {note}", flush=True)
+
+    duck = duckdb.connect()
+    duck.execute("SET threads TO 1")  # one thread, as SQLite: steadier medians on a shared machine
+    duck.register("frame", pd.DataFrame(rows, columns=header))
+    duck.execute("CREATE TABLE input AS SELECT * FROM frame")
+    duck.unregister("frame")
+    lite = sqlite3.connect(":memory:")
+    lite.execute("CREATE TABLE input (" + ", ".join(f'"{c}" INTEGER' for c in header) + ")")
+    lite.executemany(f"INSERT INTO input VALUES ({', '.join('?' * len(header))})", rows)
+    for con, dialect, engine in ((duck, "duckdb", f"duckdb {duckdb.__version__}"),
+                                 (lite, "sqlite", f"sqlite {sqlite3.sqlite_version}")):
+        queries = {"anchor: hand-written score query": aggregate(hand),
+                   "anchor: the same plus a constant probability column":
+                       risk_sums(hand.replace('AS "prediction"', 'AS "prediction", 0.5 AS "probability"')),
+                   "sql export with probability": risk_sums(sql_export.render(model, dialect=dialect)),
+                   "sql export without probability": aggregate(sql_export.render(bare, dialect=dialect))}
+        if dialect == "duckdb":
+            queries["sql export with probability as a CASE tree"] = risk_sums(sql_export.render(model, "duckdb-tree"))
+        for what, query in queries.items():
+            got = con.execute(query).fetchone()
+            constant = what.startswith("anchor: the same")  # its probability column is 0.5, not the risk
+            if tuple(got[:3]) != want[:3] or (len(got) > 3 and not constant
+                                              and not math.isclose(got[3], want[3], rel_tol=1e-9)):
+                raise SystemExit(f"{engine}: {what} disagrees with the runtime: {got} != {want}")
+        timed = interleaved({what: (lambda q=query: con.execute(q).fetchone()) for what, query in queries.items()},
+                            repeat)
+        for what, seconds in timed.items():
+            record(what, engine, seconds)
+    del DIALECTS["duckdb-tree"]
+    return out
+
+
+def risk_section(results: list[tuple[str, str, float, str]], n: int, repeat: int, command: str, load: float) -> str:
+    lines = [RISK_HEADING, "", _machine(n, repeat, load), f"Command: `{command}`", "",
+             f"Model: `{RISK_MODEL.relative_to(HERE.parent)}` (adult, C0 0.0005: 15 linear terms on 0/1 columns, "
+             f"a risk table of 63 whole scores), over adult's {RISK_ROWS:,} rows repeated; every query aggregated with "
+             "count(*) and the sums of its columns (with sum(probability) where it has one, so the risk is computed); "
+             "DuckDB on one thread, as SQLite.",
+             "", "| what | engine | M rows/s | hand-written / this |", "|---|---|---:|---:|"]
+    by = {(w, e): r for w, e, r, _ in results}
+    for what, engine, rate, _ in results:
+        hand = by[("anchor: hand-written score query", engine)]
+        lines.append(f"| {what} | {engine} | {rate / 1e6:.2f} | {hand / rate:.2f}x |")
+    ratios = [f"{e}: {by[('anchor: hand-written score query', e)] / r:.2f}x"
+              for w, e, r, _ in results if w == "sql export with probability"]
+    lines += ["", "The export with the risk column against the hand-written score query (goal: within 1.5x): "
+              + "; ".join(ratios) + ".", "",
+              "Where the time goes: the risk table was a balanced CASE tree of comparisons (8 rows a leaf); "
+              "DuckDB evaluates each CASE level over its share of the rows, and the tree cost more than the "
+              "whole score (the row 'as a CASE tree'). DuckDB and PostgreSQL now read one array of the risk at "
+              "every whole score, indexed by the score: one more value per row, as in the row 'plus a constant "
+              "probability column', whose distance from the anchor shows this run's noise (on a shared machine "
+              "the medians move from run to run: compare within one run). SQLite has no LATERAL and no arrays: its probability reads the score in a "
+              "scalar subquery, which computes the sum once more (three sums a row; the hand-written query "
+              "computes it twice, as SQLite copies the subquery's expression into the prediction); tried "
+              "and not used: a flat CASE on the score (slower), a correlated json_each(json_array(score)) "
+              "as a one-row table (about as fast, and JSON prints doubles with 15 digits)."]
+    return "\n".join(lines)
+
+
+def _machine(n: int, repeat: int, load: float) -> str:
     cpu = "unknown"
     try:
         lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
@@ -304,10 +419,12 @@ def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, com
         cpu = match.group(1).strip() if match else cpu
     except OSError:
         pass
-    lines = [HEADING, "",
-             f"{datetime.date.today().isoformat()}; {cpu}, {os.cpu_count()} cores (shared with other jobs; "
-             f"load average {load:.1f} at the start); Python {platform.python_version()}; {n:,} rows, median of {repeat}.",
-             f"Command: `{command}`", "",
+    return (f"{datetime.date.today().isoformat()}; {cpu}, {os.cpu_count()} cores (shared with other jobs; "
+            f"load average {load:.1f} at the start); Python {platform.python_version()}; {n:,} rows, median of {repeat}.")
+
+
+def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, command: str, load: float) -> str:
+    lines = [HEADING, "", _machine(n, repeat, load), f"Command: `{command}`", "",
              "The issue's anchors, measured earlier on an idle machine of this type: m2cgen Python 4.8, "
              "skl2onnx + onnxruntime 175, hand-written CASE WHEN 51 (DuckDB) and 2.8 (SQLite), NumPy 280 M rows/s. "
              "Compare within one run: the anchors below ran next to our exports, under the same load.", "",
@@ -409,17 +526,33 @@ def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, com
     card_nodes = [n.op_type for n in onnx_export.build(cuts_model(), "matrix").graph.node]
     lines += ["", f"With --onnx-input matrix the benchmark model (6 linear terms) is {len(matrix_nodes)} nodes: one "
               "Split of the matrix into its columns, then the same ordered adds as with named inputs (a linear "
-              "term's values may be fractions, whose sum MatMul would add in another order). The 11 cut-offs "
-              f"card is {len(card_nodes)} nodes ({', '.join(card_nodes)}): one Gemm (x * k - t' * k, k = 1 / "
-              "(t - t'), t' the double below t: exact, at least 1 from x = t on, 0 at t'), one Clip to [0, 1] "
-              "and one MatMul of those steps by the points (whole numbers: exact in any order), by a [k, 1] "
-              "column (onnxruntime's MatMul by a 1-D vector measured 25x slower). Tried and dropped: MatMul "
-              "for the linear terms behind an If that checked per batch that their values are whole numbers "
-              "in the model's integer range (Floor, Sub, Abs and two MatMuls over the columns): slower than "
-              "the Split. skl2onnx's LinearRegression is one MatMul + Add over the matrix; every further pass "
-              "over a double [65,536, 11] batch (5.8 MB) leaves the cache that a 65,536-row column (0.5 MB) "
-              "stays in: the matrix input pays where a model needs its columns apart (the Split), and gains "
-              "where one Gemm replaces a chain of passes per condition (the card)."]
+              "term's value may be a fraction, and the runtime's double is the sum in the model's order; there "
+              "is no integer input type). The 11 cut-offs card is "
+              f"{len(card_nodes)} nodes ({', '.join(card_nodes)}): one Gemm (x * k - t' * k, k = 1 / (t - t'), t' "
+              "the double below t: exact, at least 1 from x = t on, 0 at t'), one Clip to [0, 1], one Gemm of "
+              "those steps by the points (whole numbers: exact in any order) with the offset of '<' conditions as "
+              "its C, by a [k, 1] column (onnxruntime's MatMul by a 1-D vector measured 25x slower), and, its score "
+              "being a whole number, prediction = Clip(score - floor(threshold), 0, 1) (NaN for NaN) where the "
+              "general formula takes five nodes: together 1.10x the previous card graph (Gemm, Clip, MatMul, "
+              "Reshape, Add and the five-node prediction) in an interleaved run of 61 rounds on 2026-11-27 "
+              "(0.70x against 0.64x skl2onnx LinearRegression, 65,536-row batches, 1 thread, load average 10); "
+              "valgrind --tool=callgrind counts 16.2 M instructions per 65,536-row batch against 17.2 M (the "
+              "fewer passes over the batch save more time than instructions)."]
+    lines += ["", "Tried for the benchmark model and not kept (a prototype run on 2026-11-27, same double [N, 11] "
+              "batches of 65,536 rows, 1 intra-op thread, 7 interleaved rounds, ratios against skl2onnx "
+              "LinearRegression in that run): the linear sum folded into the steps' Gemm (its column + 2^51, the "
+              "steps scaled by 2^52, one Clip to [0, 2^52], the points divided by 2^52: one Gemm, one Clip, one "
+              "Gemm) with the Clip prediction is 1.13-1.17x, but it is exact only when every linear value is a "
+              "whole number within the model's range, so it needs a per-batch proof behind an If: with Slice, "
+              "Clip, Floor, Sub and ReduceL1 over the linear columns 0.49-0.50x, with a MatMul picking the columns "
+              "and ReduceMax/ReduceMin for the range 0.47x, with a Gather of the columns (what non-adjacent linear "
+              "columns need) 0.37x, against 0.43x for the Split graph in the same runs; the If itself costs "
+              "nothing (a constant condition: 1.06x), the proof's passes over the batch cost it all, and any "
+              "batch holding a fraction or a missing value would pay the proof and the ordered adds. Also "
+              "dropped: one MatMul of the whole matrix by zeros for the NaN of rows missing a compared input "
+              "(instead of 13 IsNaN/Or/Cast nodes over columns) measured 0.42x against 0.48x for the Split graph "
+              "in the same run; taking the columns apart by Gather, Slice, or Transpose then Gather or Split along "
+              "the rows measured within 10% of one Split."]
     return "\n".join(lines) + "\n"
 
 
@@ -431,8 +564,19 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="record the results in benchmarks/RESULTS.md")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2],
                         help="onnxruntime intra-op thread counts to measure (ours and the anchor alike)")
+    parser.add_argument("--risk", action="store_true",
+                        help="measure only the sql export with its risk column (its own RESULTS.md section)")
     args = parser.parse_args()
     load = os.getloadavg()[0]
+    command = "python " + " ".join(["benchmarks/exports.py"] + sys.argv[1:])
+    if args.risk:
+        results = run_risk(args.rows, args.repeat)
+        text = risk_section(results, RISK_ROWS * -(-args.rows // RISK_ROWS), args.repeat, command, load)
+        print()
+        print(text)
+        if args.write:
+            write_section("exports-sql-risk", text)
+        return
     results = run(args.rows, args.repeat, tuple(args.threads))
     text = section(results, args.rows, args.repeat, "python " + " ".join(["benchmarks/exports.py"] + sys.argv[1:]), load)
     print()

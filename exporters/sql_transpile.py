@@ -17,9 +17,9 @@ from .sql_dialects import Dialect
 READ_AS = "postgres"
 
 
-def transpile(text: str, d: Dialect) -> str:
-    """``text`` (header comments, then one query ending in ``;``), written by ``d.via``'s
-    dialect, as ``d``'s SQL."""
+def transpile(text: str, d: Dialect, statement: bool = False) -> str:
+    """``text`` (header comments, then one query), written by ``d.via``'s dialect, as ``d``'s
+    SQL; ``statement``: ending in ``;``."""
     try:
         import sqlglot
         from sqlglot.errors import SqlglotError
@@ -38,4 +38,4 @@ def transpile(text: str, d: Dialect) -> str:
                                     unsupported_level=sqlglot.ErrorLevel.RAISE)
     except SqlglotError as exc:
         raise ExportError(f"sqlglot cannot write this query in {d.name}: {str(exc).splitlines()[0]}") from None
-    return "\n".join(header) + "\n" + ";\n".join(queries) + ";\n"
+    return "\n".join(header) + "\n" + ";\n".join(queries) + (";\n" if statement else "\n")

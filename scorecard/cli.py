@@ -10,7 +10,7 @@ import functools
 import inspect
 import os
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, Optional, Tuple
 
 import typer
 
@@ -439,7 +439,20 @@ def export(model: ModelPath,
            format: Annotated[str, typer.Option("--format", help="html, latex, python, sql, onnx, pmml or text.")],
            output: Annotated[str, typer.Option("-o", "--output", help="Where to write the file.")],
            dialect: Annotated[Optional[str], typer.Option("--dialect", help="sql: sqlite, duckdb, postgres, mysql (MariaDB), clickhouse, ansi; written through sqlglot: tsql, oracle, snowflake, bigquery.")] = None,
-           table: Annotated[Optional[str], typer.Option("--table", help="sql: the table to read (default input).")] = None,
+           table: Annotated[Optional[str], typer.Option(
+               "--table", metavar="PATH", help="sql: the table to read (default input), a dotted path "
+               "db.schema.table, each part quoted for the dialect; a part holding a dot or a double quote goes "
+               'between double quotes, the quote doubled: \'"my.db".vitals\'.')] = None,
+           keep: Annotated[Optional[str], typer.Option(
+               "--keep", metavar="COL,...", help="sql: the table's columns the query returns before score (default: "
+               "all); a name holding a comma goes between double quotes. Only the syntax is checked here: the "
+               "engine says when the table has no such column.")] = None,
+           as_: Annotated[Optional[Tuple[str, str]], typer.Option(
+               "--as", metavar="view NAME", help="sql: write CREATE VIEW NAME AS the query (NAME a dotted path "
+               "like --table).")] = None,
+           statement: Annotated[bool, typer.Option(
+               "--statement", help="sql: end the text with ';' (without it the query pastes into a CTE, a "
+               "subquery or a view as is).")] = False,
            onnx_input: Annotated[Optional[str], typer.Option(
                "--onnx-input", help="onnx: columns (one named input per column, the default) or matrix (the numeric "
                                     "inputs in one double [N, k] input, in the order of the metadata's matrix_columns; "
@@ -458,14 +471,18 @@ def export(model: ModelPath,
     _check_paths([model], [("-o", output)])
     fitted = load(model)
     exporter = get(format)
-    options = {name: value for name, value in (("dialect", dialect), ("table", table), ("onnx_input", onnx_input),
-                                               ("explain", explain))
-               if value is not None}
+    if as_ is not None and as_[0] != "view":
+        raise ExportError(f"--as {as_[0]!r}: write --as view NAME")
+    flags = {"dialect": "--dialect", "table": "--table", "keep": "--keep", "view": "--as view", "statement": "--statement",
+             "onnx_input": "--onnx-input", "explain": "--explain"}
+    given = {"dialect": dialect, "table": table, "keep": keep, "view": as_ and as_[1], "statement": statement or None,
+             "onnx_input": onnx_input, "explain": explain}
+    options = {name: value for name, value in given.items() if value is not None}
     accepted = inspect.signature(exporter.render).parameters
     takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
     for name in options:
         if name not in accepted and not takes_any:
-            raise ExportError(f"--{name.replace('_', '-')} does not apply to --format {format}")
+            raise ExportError(f"{flags[name]} does not apply to --format {format}")
     if exporter.name == "text":  # as `scorecard show` prints it: the options that differ from the defaults
         options["defaults"] = _training_defaults()
     write_atomic(output, exporter.render(fitted, **options))

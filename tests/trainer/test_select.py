@@ -96,3 +96,31 @@ def test_fits_whose_turn_comes_after_the_deadline_are_rows_without_a_model():
     results = run(_tiny(), TrainConfig(c0=0.01), 5, (0.01, 0.02), fit, deadline=Deadline.after(-1.0))
     assert not calls and all(r.status == NO_MODEL for r in results if r.fold != "all")
     assert grid_points(results) == [] and one_standard_error(grid_points(results)) is None
+
+
+def test_auto_cross_validates_from_the_middle_of_the_grid_so_a_short_run_keeps_it():
+    """The grid is fitted from its middle outwards (sparser neighbour first): when the time
+    runs out on a busy machine, the ends of the range go missing, not the middle, and the
+    rule never has only an empty card or only a 20-item table to choose from. Here every fit
+    after the first C0's folds is out of time: the rule still has the middle point, and the
+    grid is recorded from the smallest C0 up."""
+    from scorecard.runtime.errors import NoModelInTimeError
+    from scorecard.trainer.select import choose_c0
+    from scorecard.trainer.solvers.options import Deadline
+    from scorecard.trainer.train import _fold_fit
+
+    order = []
+
+    def fit(data, cfg, **options):
+        order.append(cfg.c0)
+        if len(order) > 5:
+            raise NoModelInTimeError("this fit's share of the time is spent")
+        return _fold_fit(data, cfg, **options)
+
+    data = _tiny()
+    selection = choose_c0(data, TrainConfig(time_limit=60), Deadline.after(60), fit=fit)
+    grid = c0_grid(60)
+    assert order == [c0 for c0 in (grid[2], grid[3], grid[1], grid[4], grid[0]) for _ in range(5)]
+    assert [p.c0 for p in selection.points] == [grid[2]] and selection.chosen == grid[2]
+    full = choose_c0(data, TrainConfig(time_limit=60), Deadline.after(60), fit=_fold_fit)
+    assert [p.c0 for p in full.points] == list(grid)

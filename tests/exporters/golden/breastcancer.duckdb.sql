@@ -1,5 +1,5 @@
 -- scorecard linear model for Benign (positive: 1)
--- dialect: duckdb; reads table input; returns its columns plus score and prediction
+-- dialect: duckdb; reads table "input"; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 8 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
@@ -15,4 +15,4 @@ CROSS JOIN LATERAL (SELECT CASE WHEN (isnan(i."UniformityOfCellSize"))
         0
         + 2 * i."UniformityOfCellSize"  -- UniformityOfCellSize
         + 1 * i."BareNuclei"  -- BareNuclei
-    END AS "score") AS s;
+    END AS "score") AS s

@@ -1,12 +1,12 @@
 -- scorecard linear model for Disease (positive: 1)
--- dialect: duckdb; reads table input; returns its columns plus score and prediction
+-- dialect: duckdb; reads table "input"; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1.1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
 SELECT i.*,
     s."score" AS "score",
-    CASE WHEN s."score" > CAST('1.1' AS DOUBLE) THEN 1 WHEN s."score" <= CAST('1.1' AS DOUBLE) THEN 0 END AS "prediction"  -- NULL when the score is NULL
+    CASE WHEN s."score" > DOUBLE '1.1' THEN 1 WHEN s."score" <= DOUBLE '1.1' THEN 0 END AS "prediction"  -- NULL when the score is NULL
 FROM "input" AS i
 CROSS JOIN LATERAL (SELECT CASE WHEN ((isnan(i."ExerciseSTDepression"))
            OR (isnan(i."NumVesselsByFlourosopy")))
@@ -16,11 +16,11 @@ CROSS JOIN LATERAL (SELECT CASE WHEN ((isnan(i."ExerciseSTDepression"))
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         0
-        + CAST('0.7' AS DOUBLE) * i."ExerciseSTDepression"  -- 0.7 x ST depression
-        + CAST('1.3' AS DOUBLE) * i."NumVesselsByFlourosopy"  -- 1.3 x vessels
-        + CASE WHEN i."MaxExerciseHRTargetRatio" < CAST('0.35' AS DOUBLE) THEN CAST('0.1' AS DOUBLE) ELSE 0 END  -- HR ratio < 0.35
-        + CASE WHEN i."MaxExerciseHRTargetRatio" >= CAST('0.6' AS DOUBLE) THEN CAST('-0.2' AS DOUBLE) ELSE 0 END  -- HR ratio >= 0.6
-        + CAST('-1.7' AS DOUBLE) * i."MaxExerciseHRTargetRatio"  -- -1.7 x HR ratio
-        + CASE WHEN i."Male" = 1 THEN CAST('0.3' AS DOUBLE) ELSE 0 END  -- male
+        + DOUBLE '0.7' * i."ExerciseSTDepression"  -- 0.7 x ST depression
+        + DOUBLE '1.3' * i."NumVesselsByFlourosopy"  -- 1.3 x vessels
+        + CASE WHEN i."MaxExerciseHRTargetRatio" < DOUBLE '0.35' THEN DOUBLE '0.1' ELSE 0 END  -- HR ratio < 0.35
+        + CASE WHEN i."MaxExerciseHRTargetRatio" >= DOUBLE '0.6' THEN DOUBLE '-0.2' ELSE 0 END  -- HR ratio >= 0.6
+        + DOUBLE '-1.7' * i."MaxExerciseHRTargetRatio"  -- -1.7 x HR ratio
+        + CASE WHEN i."Male" = 1 THEN DOUBLE '0.3' ELSE 0 END  -- male
         + 1 * i."ExerciseAngina"  -- exercise angina
-    END AS "score") AS s;
+    END AS "score") AS s

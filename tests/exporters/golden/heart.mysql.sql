@@ -1,5 +1,5 @@
 -- scorecard linear model for Disease (positive: 1)
--- dialect: mysql; reads table input; returns its columns plus score and prediction
+-- dialect: mysql; reads table `input`; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1.1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
@@ -43,4 +43,4 @@ SELECT i.*,
         + CASE WHEN i.`Male` = 1 THEN CAST('0.3' AS DOUBLE) ELSE 0 END  -- male
         + 1 * i.`ExerciseAngina`  -- exercise angina
     END <= CAST('1.1' AS DOUBLE) THEN 0 END AS "prediction"  -- NULL when the score is NULL
-FROM `input` AS i;
+FROM `input` AS i

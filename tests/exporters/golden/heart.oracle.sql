@@ -1,5 +1,5 @@
 -- scorecard linear model for Disease (positive: 1)
--- dialect: oracle (written by sqlglot 30.30.0 from the ansi query); reads table input; returns its columns plus score and prediction
+-- dialect: oracle (written by sqlglot 30.30.0 from the ansi query); reads table "input"; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1.1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
@@ -61,4 +61,4 @@ SELECT
     END <= CAST('1.1' AS DOUBLE PRECISION)
     THEN 0
   END AS "prediction" /* NULL when the score is NULL */
-FROM "input" i;
+FROM "input" i

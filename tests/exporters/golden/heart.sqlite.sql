@@ -1,5 +1,5 @@
 -- scorecard linear model for Disease (positive: 1)
--- dialect: sqlite; reads table input; returns its columns plus score and prediction
+-- dialect: sqlite; reads table "input"; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1.1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
@@ -25,4 +25,4 @@ SELECT i.*,
         + 0.3 * (i."Male" = 1)  -- male
         + 1 * i."ExerciseAngina"  -- exercise angina
     ) > 1.1) AS "prediction"  -- NULL when the score is NULL
-FROM "input" AS i;
+FROM "input" AS i

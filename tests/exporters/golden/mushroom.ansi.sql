@@ -1,10 +1,10 @@
 -- scorecard linear model for poisonous (positive: 1)
--- dialect: ansi; reads table input; returns its columns plus score and prediction
+-- dialect: ansi; reads table "input"; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
--- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
+-- a text that is empty or whitespace only is missing, as NULL is
 SELECT i.*,
     CASE WHEN ((i."odor" IS NULL OR TRIM(i."odor") = '')
            OR (i."spore_print_color" IS NULL OR TRIM(i."spore_print_color") = ''))
@@ -44,4 +44,4 @@ SELECT i.*,
         + CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END  -- stalk root club or rooted
         + CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END  -- gill size narrow
     END <= 1 THEN 0 END AS "prediction"  -- NULL when the score is NULL
-FROM "input" AS i;
+FROM "input" AS i

@@ -1,10 +1,10 @@
 -- scorecard linear model for poisonous (positive: 1)
--- dialect: clickhouse; reads table input; returns its columns plus score and prediction
+-- dialect: clickhouse; reads table "input"; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
--- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
+-- a text that is empty or whitespace only is missing, as NULL is
 SELECT i.*,
     CASE WHEN ((i."odor" IS NULL OR replaceRegexpAll(i."odor", '^[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+|[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+$', '') = '')
            OR (i."spore_print_color" IS NULL OR replaceRegexpAll(i."spore_print_color", '^[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+|[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+$', '') = ''))
@@ -44,4 +44,4 @@ SELECT i.*,
         + CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END  -- stalk root club or rooted
         + CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END  -- gill size narrow
     END <= 1 THEN 0 END AS "prediction"  -- NULL when the score is NULL
-FROM "input" AS i;
+FROM "input" AS i

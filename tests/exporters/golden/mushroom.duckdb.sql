@@ -1,18 +1,19 @@
 -- scorecard linear model for poisonous (positive: 1)
--- dialect: duckdb; reads table input; returns its columns plus score and prediction
+-- dialect: duckdb; reads table "input"; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
--- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
+-- a text that is empty or whitespace only is missing, as NULL is (whitespace: the characters of w."whitespace", those Python's str.strip() removes)
 SELECT i.*,
     s."score" AS "score",
     CASE WHEN s."score" > 1 THEN 1 WHEN s."score" <= 1 THEN 0 END AS "prediction"  -- NULL when the score is NULL
 FROM "input" AS i
-CROSS JOIN LATERAL (SELECT CASE WHEN ((i."odor" IS NULL OR TRIM(i."odor", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = '')
-           OR (i."spore_print_color" IS NULL OR TRIM(i."spore_print_color", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = ''))
-           OR ((i."stalk_root" IS NULL OR TRIM(i."stalk_root", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = '')
-           OR (i."gill_size" IS NULL OR TRIM(i."gill_size", decode(unhex('090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080'))) = ''))
+CROSS JOIN (SELECT chr(9) || chr(10) || chr(11) || chr(12) || chr(13) || chr(28) || chr(29) || chr(30) || chr(31) || chr(32) || chr(133) || chr(160) || chr(5760) || chr(8192) || chr(8193) || chr(8194) || chr(8195) || chr(8196) || chr(8197) || chr(8198) || chr(8199) || chr(8200) || chr(8201) || chr(8202) || chr(8232) || chr(8233) || chr(8239) || chr(8287) || chr(12288) AS "whitespace") AS w
+CROSS JOIN LATERAL (SELECT CASE WHEN ((i."odor" IS NULL OR TRIM(i."odor", w."whitespace") = '')
+           OR (i."spore_print_color" IS NULL OR TRIM(i."spore_print_color", w."whitespace") = ''))
+           OR ((i."stalk_root" IS NULL OR TRIM(i."stalk_root", w."whitespace") = '')
+           OR (i."gill_size" IS NULL OR TRIM(i."gill_size", w."whitespace") = ''))
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         0
@@ -21,4 +22,4 @@ CROSS JOIN LATERAL (SELECT CASE WHEN ((i."odor" IS NULL OR TRIM(i."odor", decode
         + CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END  -- spore print green
         + CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END  -- stalk root club or rooted
         + CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END  -- gill size narrow
-    END AS "score") AS s;
+    END AS "score") AS s

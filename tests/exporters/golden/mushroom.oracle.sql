@@ -1,10 +1,10 @@
 -- scorecard linear model for poisonous (positive: 1)
--- dialect: oracle (written by sqlglot 30.30.0 from the ansi query); reads table input; returns its columns plus score and prediction
+-- dialect: oracle (written by sqlglot 30.30.0 from the ansi query); reads table "input"; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
--- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
+-- a text that is empty or whitespace only is missing, as NULL is
 SELECT
   i.*,
   CASE
@@ -83,4 +83,4 @@ SELECT
     END <= 1
     THEN 0
   END AS "prediction" /* NULL when the score is NULL */
-FROM "input" i;
+FROM "input" i

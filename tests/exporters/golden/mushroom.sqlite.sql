@@ -1,15 +1,15 @@
 -- scorecard linear model for poisonous (positive: 1)
--- dialect: sqlite; reads table input; returns its columns plus score and prediction
+-- dialect: sqlite; reads table "input"; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a row missing a used input gets score NULL and prediction NULL
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
--- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
+-- a text that is empty or whitespace only is missing, as NULL is (whitespace: the characters of w."whitespace", those Python's str.strip() removes)
 SELECT i.*,
-    CASE WHEN ((TRIM(i."odor", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '')
-           OR (TRIM(i."spore_print_color", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = ''))
-           OR ((TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '')
-           OR (TRIM(i."gill_size", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = ''))
+    CASE WHEN ((TRIM(i."odor", w."whitespace") = '')
+           OR (TRIM(i."spore_print_color", w."whitespace") = ''))
+           OR ((TRIM(i."stalk_root", w."whitespace") = '')
+           OR (TRIM(i."gill_size", w."whitespace") = ''))
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         0
@@ -19,10 +19,10 @@ SELECT i.*,
         + -1 * (i."stalk_root" IN ('club', 'rooted'))  -- stalk root club or rooted
         + 2 * (i."gill_size" = 'narrow')  -- gill size narrow
     END AS "score",
-    (CASE WHEN ((TRIM(i."odor", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '')
-           OR (TRIM(i."spore_print_color", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = ''))
-           OR ((TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '')
-           OR (TRIM(i."gill_size", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = ''))
+    (CASE WHEN ((TRIM(i."odor", w."whitespace") = '')
+           OR (TRIM(i."spore_print_color", w."whitespace") = ''))
+           OR ((TRIM(i."stalk_root", w."whitespace") = '')
+           OR (TRIM(i."gill_size", w."whitespace") = ''))
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         0
@@ -32,4 +32,5 @@ SELECT i.*,
         + -1 * (i."stalk_root" IN ('club', 'rooted'))  -- stalk root club or rooted
         + 2 * (i."gill_size" = 'narrow')  -- gill size narrow
     END > 1) AS "prediction"  -- NULL when the score is NULL
-FROM "input" AS i;
+FROM "input" AS i
+CROSS JOIN (SELECT char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288) AS "whitespace") AS w

@@ -1,10 +1,10 @@
 -- scorecard linear model for poisonous (positive: 1)
--- dialect: bigquery (written by sqlglot 30.30.0 from the ansi query); reads table input; returns its columns plus score and prediction
+-- dialect: bigquery (written by sqlglot 30.30.0 from the ansi query); reads table "input"; returns its columns plus score and prediction
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a missing value meets no condition on its input (0 points) except its 'unknown' one
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
--- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
+-- a text that is empty or whitespace only is missing, as NULL is
 SELECT
   i.*,
   (
@@ -32,4 +32,4 @@ SELECT
     ) /* no input makes the score NULL: a missing value adds 0 or its 'unknown' points */ <= 1
     THEN 0
   END AS `prediction` /* NULL when the score is NULL */
-FROM `input` AS i;
+FROM `input` AS i

@@ -1,10 +1,10 @@
 -- scorecard linear model for poisonous (positive: 1)
--- dialect: snowflake (written by sqlglot 30.30.0 from the ansi query); reads table input; returns its columns plus score, prediction, reason_1, reason_2, reason_3, points_1, points_2 and points_3
+-- dialect: snowflake (written by sqlglot 30.30.0 from the ansi query); reads table "input"; returns its columns plus score, prediction, reason_1, reason_2, reason_3, points_1, points_2 and points_3
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a missing value meets no condition on its input (0 points) except its 'unknown' one
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
--- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
+-- a text that is empty or whitespace only is missing, as NULL is
 -- reason_1..reason_3, points_1..points_3: the terms that added points > 0 to the row (their card wording, their points), the most first, equal points in term order; NULL where fewer terms added points or the row has no score
 SELECT
   i.*,
@@ -357,4 +357,4 @@ SELECT
     WHERE
       u."rn" = 3
   ) AS "points_3"
-FROM "input" AS i;
+FROM "input" AS i

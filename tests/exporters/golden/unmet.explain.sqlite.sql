@@ -1,10 +1,10 @@
 -- scorecard linear model for poisonous (positive: 1)
--- dialect: sqlite; reads table input; returns its columns plus score, prediction, reason_1, reason_2, reason_3, points_1, points_2 and points_3
+-- dialect: sqlite; reads table "input"; returns its columns plus score, prediction, reason_1, reason_2, reason_3, points_1, points_2 and points_3
 -- score = the points total of the card: the points of the terms below, added in this order
 -- prediction = 1 when score > 1 (the card's threshold)
 -- missing values: a missing value meets no condition on its input (0 points) except its 'unknown' one
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
--- a text that is empty or whitespace only (the hex characters in TRIM) is missing, as NULL is
+-- a text that is empty or whitespace only is missing, as NULL is (whitespace: the characters of w."whitespace", those Python's str.strip() removes)
 -- reason_1..reason_3, points_1..points_3: the terms that added points > 0 to the row (their card wording, their points), the most first, equal points in term order; NULL where fewer terms added points or the row has no score
 SELECT i.*,
     (  -- no input makes the score NULL: a missing value adds 0 or its 'unknown' points
@@ -14,7 +14,7 @@ SELECT i.*,
         + CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END  -- spore print green
         + CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END  -- stalk root club or rooted
         + CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END  -- gill size narrow
-        + CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '' THEN 3 ELSE 0 END  -- stalk root unknown
+        + CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", w."whitespace") = '' THEN 3 ELSE 0 END  -- stalk root unknown
         + CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END  -- stalk root bulbous
     ) AS "score",
     ((  -- no input makes the score NULL: a missing value adds 0 or its 'unknown' points
@@ -24,7 +24,7 @@ SELECT i.*,
         + CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END  -- spore print green
         + CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END  -- stalk root club or rooted
         + CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END  -- gill size narrow
-        + CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '' THEN 3 ELSE 0 END  -- stalk root unknown
+        + CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", w."whitespace") = '' THEN 3 ELSE 0 END  -- stalk root unknown
         + CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END  -- stalk root bulbous
     ) > 1) AS "prediction",  -- NULL when the score is NULL
     (SELECT t."r" FROM (SELECT column1 AS "i", column2 AS "r", column3 AS "c" FROM (VALUES (1, 'odor is bad', CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END),
@@ -32,7 +32,7 @@ SELECT i.*,
             (3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END),
             (4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END),
             (5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END),
-            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '' THEN 3 ELSE 0 END),
+            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", w."whitespace") = '' THEN 3 ELSE 0 END),
             (7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END))) AS t
     WHERE t."c" > 0 ORDER BY t."c" DESC, t."i" LIMIT 1 OFFSET 0) AS "reason_1",
     (SELECT t."r" FROM (SELECT column1 AS "i", column2 AS "r", column3 AS "c" FROM (VALUES (1, 'odor is bad', CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END),
@@ -40,7 +40,7 @@ SELECT i.*,
             (3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END),
             (4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END),
             (5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END),
-            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '' THEN 3 ELSE 0 END),
+            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", w."whitespace") = '' THEN 3 ELSE 0 END),
             (7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END))) AS t
     WHERE t."c" > 0 ORDER BY t."c" DESC, t."i" LIMIT 1 OFFSET 1) AS "reason_2",
     (SELECT t."r" FROM (SELECT column1 AS "i", column2 AS "r", column3 AS "c" FROM (VALUES (1, 'odor is bad', CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END),
@@ -48,7 +48,7 @@ SELECT i.*,
             (3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END),
             (4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END),
             (5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END),
-            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '' THEN 3 ELSE 0 END),
+            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", w."whitespace") = '' THEN 3 ELSE 0 END),
             (7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END))) AS t
     WHERE t."c" > 0 ORDER BY t."c" DESC, t."i" LIMIT 1 OFFSET 2) AS "reason_3",
     (SELECT t."c" FROM (SELECT column1 AS "i", column2 AS "r", column3 AS "c" FROM (VALUES (1, 'odor is bad', CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END),
@@ -56,7 +56,7 @@ SELECT i.*,
             (3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END),
             (4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END),
             (5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END),
-            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '' THEN 3 ELSE 0 END),
+            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", w."whitespace") = '' THEN 3 ELSE 0 END),
             (7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END))) AS t
     WHERE t."c" > 0 ORDER BY t."c" DESC, t."i" LIMIT 1 OFFSET 0) AS "points_1",
     (SELECT t."c" FROM (SELECT column1 AS "i", column2 AS "r", column3 AS "c" FROM (VALUES (1, 'odor is bad', CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END),
@@ -64,7 +64,7 @@ SELECT i.*,
             (3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END),
             (4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END),
             (5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END),
-            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '' THEN 3 ELSE 0 END),
+            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", w."whitespace") = '' THEN 3 ELSE 0 END),
             (7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END))) AS t
     WHERE t."c" > 0 ORDER BY t."c" DESC, t."i" LIMIT 1 OFFSET 1) AS "points_2",
     (SELECT t."c" FROM (SELECT column1 AS "i", column2 AS "r", column3 AS "c" FROM (VALUES (1, 'odor is bad', CASE WHEN i."odor" IN ('foul', 'pungent', 'creosote', 'fishy', 'spicy', 'musty') THEN 6 ELSE 0 END),
@@ -72,7 +72,8 @@ SELECT i.*,
             (3, 'spore print green', CASE WHEN i."spore_print_color" = 'green' THEN 5 ELSE 0 END),
             (4, 'stalk root club or rooted', CASE WHEN i."stalk_root" IN ('club', 'rooted') THEN -1 ELSE 0 END),
             (5, 'gill size narrow', CASE WHEN i."gill_size" = 'narrow' THEN 2 ELSE 0 END),
-            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", CAST(X'090a0b0c0d1c1d1e1f20c285c2a0e19a80e28080e28081e28082e28083e28084e28085e28086e28087e28088e28089e2808ae280a8e280a9e280afe2819fe38080' AS TEXT)) = '' THEN 3 ELSE 0 END),
+            (6, 'stalk root unknown', CASE WHEN i."stalk_root" IS NULL OR TRIM(i."stalk_root", w."whitespace") = '' THEN 3 ELSE 0 END),
             (7, 'stalk root bulbous', CASE WHEN i."stalk_root" = 'bulbous' THEN 1 ELSE 0 END))) AS t
     WHERE t."c" > 0 ORDER BY t."c" DESC, t."i" LIMIT 1 OFFSET 2) AS "points_3"
-FROM "input" AS i;
+FROM "input" AS i
+CROSS JOIN (SELECT char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288) AS "whitespace") AS w
