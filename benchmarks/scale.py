@@ -15,6 +15,8 @@ RSS (``ru_maxrss``) is that run's; the time is the fit only (the data are made f
     python benchmarks/scale.py --write         # and write the section of benchmarks/RESULTS.md
     python benchmarks/scale.py --cli --baseline /work/main/.venv/bin/scorecard --write
                                                # the command line on files instead (sections scale-cli, scale_cli)
+    python benchmarks/scale.py --cli --predict-only --baseline /work/main/.venv/bin/scorecard --write
+                                               # predict, and the 10^7 logistic line added to scale_cli
 
 The command-line mode (``--cli``, issue 16) runs every command in a process of its own and
 writes two sections:
@@ -47,7 +49,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from results import write_section
+from results import section, write_section
 
 HERE = Path(__file__).resolve().parent
 OPTIMUM = [-10, 2, 2, 2, 2, 2]
@@ -217,13 +219,14 @@ def timed(command: list[str]) -> dict:
     """Wall seconds and peak RSS (MB) of one command, run under a wrapper process of its own."""
     wrapper = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
                "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True); "
-               "print(r.returncode, time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "
+               "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+               "print(r.returncode, time.perf_counter() - t, u.ru_maxrss, u.ru_utime + u.ru_stime, "
                "repr(r.stderr[-300:]))")
     done = subprocess.run([sys.executable, "-c", wrapper, *command], capture_output=True, text=True, check=True)
-    code, seconds, rss, err = done.stdout.strip().split(" ", 3)
+    code, seconds, rss, cpu, err = done.stdout.strip().split(" ", 4)
     if int(code) != 0:
         raise RuntimeError(f"{' '.join(command)} exited {code}: {err}")
-    return {"seconds": float(seconds), "rss_mb": int(rss) / 1024}
+    return {"seconds": float(seconds), "rss_mb": int(rss) / 1024, "cpu": float(cpu)}
 
 
 def cli_train(scorecard: str, data: str, n: int, out: str) -> dict:
@@ -252,10 +255,11 @@ def files_main(args: argparse.Namespace) -> list[str]:
         m = os.path.join(tmp, "m.json")
         for label, exe, size in [("ours", ours, n)] + ([("before", args.baseline, base_n)] if args.baseline else []):
             pq_run = cli_train(exe, files[size][0], size, m)
-            csv_run = cli_train(exe, files[size][1], size, m)
             rows.append((label, "train Parquet", size, pq_run))
-            rows.append((label, "train CSV", size, csv_run))
-            print(label, size, pq_run, csv_run, flush=True)
+            if not args.predict_only:
+                csv_run = cli_train(exe, files[size][1], size, m)
+                rows.append((label, "train CSV", size, csv_run))
+            print(label, size, rows[-1], flush=True)
             linear = os.path.join(tmp, f"linear-{label}.json")
             Path(linear).write_text(Path(m).read_text())
             cuts = os.path.join(tmp, f"cuts-{label}.json")
@@ -267,14 +271,15 @@ def files_main(args: argparse.Namespace) -> list[str]:
                 print(label, kind, size, run, flush=True)
     if args.baseline:
         notes.append(f"'before' is `{args.baseline}` (the code before the change), on {base_n:,} rows.")
-    lines = ["| code | command | rows | wall s | peak RSS MB | fit s (training.seconds) | rows/s | status | model |",
-             "|---|---|---:|---:|---:|---:|---:|---|---|"]
+    lines = ["| code | command | rows | wall s | CPU s | peak RSS MB | fit s (training.seconds) | rows/s (wall) | "
+             "rows/s (CPU) | status | model |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for label, what, size, r in rows:
         fit = f"{r['fit']:.1f}" if "fit" in r else "-"
         speed = f"{r['rows_per_s'] / 1e6:.2f} M" if "rows_per_s" in r else "-"
+        per_cpu = f"{size / r['cpu'] / 1e6:.2f} M" if "rows_per_s" in r else "-"
         model = tuple(r["model"]) if "model" in r else "-"
-        lines.append(f"| {label} | {what} | {size:,} | {r['seconds']:.1f} | {r['rss_mb']:.0f} | {fit} | {speed} | "
-                     f"{r.get('status', '-')} | {model} |")
+        lines.append(f"| {label} | {what} | {size:,} | {r['seconds']:.1f} | {r['cpu']:.1f} | {r['rss_mb']:.0f} | {fit} | "
+                     f"{speed} | {per_cpu} | {r.get('status', '-')} | {model} |")
     return lines + [""] + notes
 
 
@@ -324,6 +329,18 @@ def full_error(model_path: str, frame) -> float:
     return float(np.mean((points(model, typed) > model.threshold) != positive))
 
 
+def row(name: str, rows: int, r: dict) -> str:
+    """One ``scorecard train`` run (``run_train``) as a line of the scale_cli table."""
+    how = r["stream"]["oracle"] if r["stream"] and "oracle" in r["stream"] else \
+        r["stream"]["problem"] if r["stream"] else "in memory (today's reader)"
+    return (f"| {name} | {rows:,} | {r['wall']:.1f} | {r['rss_mb']:.0f} | {r['seconds']:.2f} | {r['fit']:.2f} | "
+            f"{r['status']} | {r['model']} | {how} |")
+
+
+TABLE = ["| run | rows | wall s | peak RSS MB | training.seconds | fit s (oracle + master) | status | model | how |",
+         "|---|---:|---:|---:|---:|---:|---|---|---|"]
+
+
 def streaming_main(args: argparse.Namespace) -> list[str]:
     """The big-file measurements (issue 16, streaming) and their section's lines."""
     out = []
@@ -333,6 +350,8 @@ def streaming_main(args: argparse.Namespace) -> list[str]:
         write_parquet(10**6, small)
         logistic = run_train([big, *LOGISTIC], os.path.join(tmp, "m7.json"))
         print("logistic 1e7", logistic, flush=True)
+        if args.predict_only:
+            return [*TABLE, row("logistic, Parquet (default budget)", 10**7, logistic)]
         base = run_train([small, *LOGISTIC, "--memory-limit", "1T"], os.path.join(tmp, "m6.json"))
         print("baseline 1e6", base, flush=True)
         ints = integers(2_000_000)
@@ -351,14 +370,8 @@ def streaming_main(args: argparse.Namespace) -> list[str]:
             write_parquet(int(args.parquet_rows), hpath)
             huge = run_train([hpath, *LOGISTIC, "--time-limit", "3600"], os.path.join(tmp, "m8.json"))
             print("logistic 1e8", huge, flush=True)
-    out += ["| run | rows | wall s | peak RSS MB | training.seconds | fit s (oracle + master) | status | model | how |",
-            "|---|---:|---:|---:|---:|---:|---|---|---|"]
+    out += TABLE
 
-    def row(name: str, rows: int, r: dict) -> str:
-        how = r["stream"]["oracle"] if r["stream"] and "oracle" in r["stream"] else \
-            r["stream"]["problem"] if r["stream"] else "in memory (today's reader)"
-        return (f"| {name} | {rows:,} | {r['wall']:.1f} | {r['rss_mb']:.0f} | {r['seconds']:.2f} | {r['fit']:.2f} | "
-                f"{r['status']} | {r['model']} | {how} |")
 
     out.append(row("logistic, Parquet, streamed (default budget)", 10**7, logistic))
     out.append(row("baseline: logistic, Parquet, in memory (`--memory-limit 1T`)", 10**6, base))
@@ -387,6 +400,9 @@ def main() -> None:
     parser.add_argument("--cli-rows", type=float, default=1e7)
     parser.add_argument("--baseline", help="a scorecard executable of the code before the change (--cli)")
     parser.add_argument("--baseline-rows", type=float, default=1e6)
+    parser.add_argument("--predict-only", action="store_true",
+                        help="--cli: predict (and the Parquet training it needs) and the 10^7 logistic line only; "
+                             "that line is added to the scale_cli section as a rerun, not replacing it")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--method", default="ours", help=argparse.SUPPRESS)
@@ -405,11 +421,19 @@ def main() -> None:
                  "The simulation above written to one Parquet file (five float32 columns, 0/1 target) and, by "
                  "pandas, to CSV; `scorecard train DATA --loss logistic --numeric linear --c0 0.9/N` with "
                  "coefficients and intercept in [-10, 10]; `scorecard predict` of that model (float scores) and "
-                 "of a default (cuts) model trained on the smaller file (integer scores) on the CSV. Wall time "
-                 "and peak RSS of each whole command, one run each.", "", *body]
+                 "of a default (cuts) model trained on the smaller file (integer scores) on the CSV. Wall time, "
+                 "CPU time (user + system, all threads) and peak RSS of each whole command, one run each; "
+                 "rows/s (CPU) is rows per CPU second, less sensitive to a shared machine's load.", "", *body]
         print("\n".join(lines))
         if args.write:
             write_section("scale-cli", "\n".join(lines))
+        if args.predict_only:
+            rerun = [f"Rerun of the 10^7 logistic line alone, {started}; {where}. Command: "
+                     f"`python benchmarks/scale.py {' '.join(sys.argv[1:])}`", "", *streaming_main(args)]
+            print("\n".join(rerun))
+            if args.write:
+                write_section("scale_cli", section("scale_cli") + "\n\n" + "\n".join(rerun))
+            return
         lines = ["## Scaling on the command line: `scorecard train` on big files (benchmarks/scale.py --cli)", "",
                  f"{started}; {where}; Python {platform.python_version()}, numpy {np.__version__}.",
                  f"Command: `python benchmarks/scale.py {' '.join(sys.argv[1:])}`", "",

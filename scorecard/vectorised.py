@@ -14,29 +14,36 @@ vendor; this module gives exactly its output, byte for byte, at millions of rows
   the same double first. So the doubles here are the runtime's numbers, and a row's score is
   written as an int exactly when the runtime's is an int (no float intercept, points or
   value took part);
-- probabilities come from ``runtime.risk.risk_function`` itself, once per distinct score;
+- a float score or probability is written as ``repr`` writes it (scorecard/float_text.py, with
+  pyarrow, no Python object per row); probabilities are computed as ``runtime.risk.risk_function``
+  computes them, with the same floating-point operations (``BatchScorer.risks``);
 - a row the runtime refuses (a value that is not a number) stops the command with the
   runtime's message, after the rows before it, as the runtime does.
 
-Memory is bounded by the batch (trainer/data/columnar.py's ``text_batches``), not the file.
+Memory is bounded by the batch (trainer/data/csv_lines.py's blocks, columnar.py's Parquet
+batches), not the file.
 """
 from __future__ import annotations
 
+import codecs
 import csv
 import io
-from typing import Callable, TextIO
+import os
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Iterator, TextIO
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+from scorecard.float_text import float_text
 from scorecard.runtime.errors import RowError
 from scorecard.runtime.explain import check_k, explain, reason_cells, reason_columns
 from scorecard.runtime.model import Model
-from scorecard.runtime.risk import risk_function
 from scorecard.runtime.score import EXACT, WHITESPACE, format_number
 from scorecard.runtime.table import ScoredTable, added_columns
-from scorecard.trainer.data.columnar import text_batches
+from scorecard.trainer.data.columnar import is_parquet, text_batches
+from scorecard.trainer.data.csv_lines import LineBatch, line_batches
 from scorecard.trainer.vectorised import Column, policy_column, totals
 
 #: ``runtime.score.NUMBER`` without its surrounding whitespace (cells are trimmed first), in
@@ -63,6 +70,11 @@ QUOTED = _quoted_characters()
 QUOTED_PATTERN = "[" + "".join("\\" + c if c in '"' else {"\r": "\\r", "\n": "\\n"}.get(c, c) for c in QUOTED) + "]"
 
 
+#: Batches scored at once, in threads (pyarrow and numpy release the GIL): the reader reads
+#: the next block meanwhile; memory holds at most this many batches more.
+WORKERS = 2
+
+
 class RowRefused(Exception):
     """A row the runtime refuses: its position in the batch and the runtime's message."""
 
@@ -86,7 +98,6 @@ class BatchScorer:
     def __init__(self, model: Model):
         self.model = model
         self.needed = {i.name for i in model.needs_value}
-        self.risk = risk_function(model.probability)
         self.with_probability = model.probability is not None
 
     def read(self, batch: pa.RecordBatch) -> tuple[dict[str, Column], np.ndarray]:
@@ -98,13 +109,19 @@ class BatchScorer:
         columns: dict[str, Column] = {}
         for position, inp in enumerate(self.model.used_inputs):
             cells = batch.column(inp.name)
-            trimmed = _trim(cells)
-            missing = _np(pc.equal(trimmed, ""))
+            plain = None if inp.type == "categorical" else _plain_numbers(cells)
+            if plain is not None:  # no whitespace to trim, every filled cell a number
+                parsed, missing = plain
+                ok = np.ones(n, dtype=bool)
+            else:
+                trimmed = _trim(cells)
+                missing = _np(pc.equal(trimmed, ""))
             if inp.type == "categorical":
                 columns[inp.name] = policy_column(self.model, inp.name, missing, text=cells)
             else:
-                ok = _np(pc.match_substring_regex(trimmed, NUMBER))
-                parsed = _np(pc.cast(pc.if_else(pa.array(ok), trimmed, "0"), pa.float64()))
+                if plain is None:
+                    ok = _np(pc.match_substring_regex(trimmed, NUMBER))
+                    parsed = _np(pc.cast(pc.if_else(pa.array(ok), trimmed, "0"), pa.float64()))
                 finite = np.isfinite(parsed)
                 bad = np.flatnonzero(scored & ~missing & ~(ok & finite))
                 if len(bad):
@@ -131,32 +148,73 @@ class BatchScorer:
         score = _int_text(np.where(scored & ~is_float, total, 0.0))
         floats = scored & is_float
         if floats.any():
-            score = pc.if_else(pa.array(floats), _distinct_text(total, floats, format_number), score)
-        blank = pa.array(~scored)
-        out = [pc.if_else(blank, "", score),
-               pc.if_else(blank, "", pc.if_else(pa.array(total > self.model.threshold), "1", "0"))]
+            score = pc.replace_with_mask(score, pa.array(floats), float_text(total[floats]))
+        out = [score, pc.if_else(pa.array(total > self.model.threshold), "1", "0")]
         if self.with_probability:
-            out.append(pc.if_else(blank, "", _distinct_text(total, scored, lambda v: format_number(self.risk(v)))))
-        return out
+            out.append(float_text(self.risks(np.where(scored, total, 0.0))))
+        if scored.all():
+            return out
+        blank = pa.array(~scored)
+        return [pc.if_else(blank, "", column) for column in out]
+
+    def risks(self, total: np.ndarray) -> np.ndarray:
+        """``runtime.risk.risk_function``'s risk of every score, computed as it computes it: the
+        table row by ``bisect_right``; the logistic with the same IEEE operations in the same
+        order and pyarrow's ``exp``, which is the C library's ``exp`` that ``math.exp`` calls
+        (numpy's own vectorised ``exp`` differs in the last bit; tests/cli/test_float_text.py)."""
+        probability = self.model.probability
+        if probability["method"] == "table":
+            scores = np.array([float(row["score"]) for row in probability["table"]])
+            risks = np.array([float(row["risk"]) for row in probability["table"]])
+            return risks[np.maximum(np.searchsorted(scores, total, side="right") - 1, 0)]
+        z = probability["scale"] * (total - probability.get("center", 0))
+        upper = z >= 0
+        e = _np(pc.exp(pa.array(np.where(upper, -z, z))))
+        return np.where(upper, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 def _int_text(values: np.ndarray) -> pa.Array:
     return pc.cast(pa.array(values.astype(np.int64)), pa.string())
 
 
-def _distinct_text(values: np.ndarray, rows: np.ndarray, text: Callable[[float], str]) -> pa.Array:
-    """``text(v)`` for every row in ``rows`` (others ""), computed once per distinct value."""
-    codes, distinct = pd.factorize(values[rows])
-    shown = pa.array([text(float(v)) for v in distinct], pa.string())
-    everywhere = np.zeros(len(values), dtype=np.int64)
-    everywhere[rows] = codes
-    return shown.take(pa.array(everywhere)) if len(distinct) else pa.array([""] * len(values), pa.string())
+#: The bytes of a number in plain ASCII (``NUMBER``'s alphabet, no whitespace).
+NUMBER_BYTES = b"0123456789.eE+-"
+
+
+def _data(cells: pa.Array) -> tuple[np.ndarray, bytes] | None:
+    """(offsets, bytes) of a string array's cells (offsets from 0), None for another type."""
+    if cells.type != pa.string():
+        return None
+    offsets = np.frombuffer(cells.buffers()[1], dtype=np.int32)[cells.offset:cells.offset + len(cells) + 1]
+    data = cells.buffers()[2]
+    return offsets - offsets[0], b"" if data is None else bytes(memoryview(data)[offsets[0]:offsets[-1]])
+
+
+def _plain_numbers(cells: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
+    """(values, missing) of a column whose cells are all empty or numbers written with
+    ``NUMBER_BYTES`` only (no whitespace to trim): pyarrow's cast reads exactly ``NUMBER``'s
+    strings over that alphabet, each to the nearest double (as ``float()``;
+    tests/cli/test_vectorised.py checks every string of up to 6 such characters).
+    None otherwise: the caller trims and checks cell by cell."""
+    found = _data(cells)
+    if found is None or cells.null_count:
+        return None
+    offsets, data = found
+    if data.translate(None, NUMBER_BYTES):
+        return None
+    missing = offsets[1:] == offsets[:-1]
+    filled = pc.if_else(pa.array(missing), "0", cells) if missing.any() else cells
+    try:
+        return _np(pc.cast(filled, pa.float64())), missing
+    except pa.ArrowInvalid:
+        return None
 
 
 def _csv_cells(cells: pa.Array) -> pa.Array:
     """Cells as ``csv.writer`` writes them: quoted (quotes doubled) when they hold a character
     it quotes."""
-    if not QUOTED:
+    found = _data(cells)
+    if not QUOTED or (found is not None and not any(c.encode() in found[1] for c in QUOTED)):
         return cells
     needs = pc.match_substring_regex(cells, QUOTED_PATTERN)
     if not pc.any(needs).as_py():
@@ -165,46 +223,110 @@ def _csv_cells(cells: pa.Array) -> pa.Array:
     return pc.if_else(needs, quoted, cells)
 
 
-def _write_rows(columns: list[pa.Array], outfile: TextIO) -> None:
-    """Rows joined by commas, one line each, written in one piece (from pyarrow's buffer)."""
-    lines = pc.binary_join_element_wise(pc.binary_join_element_wise(*columns, ","), "", "\n")
-    lines = lines.cast(pa.large_string())  # 64-bit offsets: a batch of any size
-    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[lines.offset:lines.offset + len(lines) + 1]
-    data = memoryview(lines.buffers()[2])[offsets[0]:offsets[-1]]
-    outfile.write(str(data, "utf-8"))
+class _Output:
+    """The scored CSV as ``csv.writer(lineterminator="\\n")`` writes it, in pieces of many rows:
+    the header, then each row as ``"\\n" + row`` (the form of trainer/data/csv_lines.py's lines),
+    then the last line break (:meth:`end`). Rows go to the file's bytes directly when it is
+    UTF-8 text without newline translation (a file of ``atomic_output``, standard output on
+    POSIX), which saves decoding and encoding them again."""
+
+    def __init__(self, outfile: TextIO, header: list[str]):
+        text = io.StringIO()
+        csv.writer(text, lineterminator="\n").writerow(header)
+        outfile.write(text.getvalue()[:-1])
+        self.outfile = outfile
+        self.raw = _raw(outfile)
+
+    def rows(self, rows: pa.Array) -> None:
+        """Write rows (a string array of ``"\\n" + row``) in one piece, from pyarrow's buffer."""
+        offsets = np.frombuffer(rows.buffers()[1], dtype=np.int32)[rows.offset:rows.offset + len(rows) + 1]
+        data = memoryview(rows.buffers()[2])[offsets[0]:offsets[-1]]
+        if self.raw is not None:
+            self.raw.write(data)
+        else:
+            self.outfile.write(str(data, "utf-8"))
+
+    def end(self) -> None:
+        if self.raw is not None:
+            self.raw.write(b"\n")
+        else:
+            self.outfile.write("\n")
+
+
+def _raw(outfile: TextIO):
+    """The binary file under ``outfile`` (flushed), when writing UTF-8 bytes there is the same
+    as writing the text; else None."""
+    raw, encoding = getattr(outfile, "buffer", None), getattr(outfile, "encoding", None)
+    if raw is None or not encoding or codecs.lookup(encoding).name != "utf-8" or os.linesep != "\n":
+        return None
+    outfile.flush()
+    return raw
 
 
 def score_file(model: Model, path: str, outfile: TextIO, source: str | None = None, explain: int = 0) -> ScoredTable:
     """``scorecard predict``: read ``path`` (CSV or Parquet) in batches, write each row with
     score, prediction (and probability) to ``outfile``, as ``runtime.table.score_csv`` does;
-    ``explain`` K > 0 adds its reason codes, computed row by row by the runtime (runtime/explain.py)."""
+    ``explain`` K > 0 adds its reason codes, computed row by row by the runtime (runtime/explain.py).
+    A CSV file's rows are written back from their own text where that is what ``csv.writer``
+    writes (trainer/data/csv_lines.py)."""
     source = source or path
     added = added_columns(model) + (reason_columns(check_k(explain)) if explain else ())
-    header, batches, locate = text_batches(path, source, added)
-    missing = [i.name for i in model.used_inputs if i.name not in header]
+    used = [inp.name for inp in model.used_inputs]
+    if is_parquet(path):
+        header, parquet, locate = text_batches(path, source, added)
+        batches: Iterator[LineBatch] = (LineBatch(batch) for batch in parquet)
+    else:
+        header, batches, locate = line_batches(path, source, added, used)
+    missing = [name for name in used if name not in header]
     if missing:
         raise RowError(f"{source}: the model needs column {missing[0]!r}, which the data lacks")
-    csv.writer(outfile, lineterminator="\n").writerow(header + list(added))
+    out = _Output(outfile, header + list(added))
     scorer = BatchScorer(model)
-    rows = unscored = 0
-    for batch in batches:
+    done = ScoredTable(rows=0, unscored=0)
+    ahead: deque[tuple[LineBatch, Future]] = deque()  # batches being scored, in file order
+
+    def settle() -> None:
+        """Write the oldest batch in flight (or the rows before the one it refuses)."""
+        nonlocal done
+        batch, future = ahead.popleft()
         try:
-            unscored += _score_batch(scorer, batch, outfile, explain)
+            rows, unscored = future.result()
         except RowRefused as refused:
+            ahead.clear()  # nothing after it is written
             if refused.row:  # the rows before it are written, as the runtime writes them
-                _score_batch(scorer, batch.slice(0, refused.row), outfile, explain)
-            raise RowError(f"{source}: {locate(rows + refused.row)}: {refused.message}") from None
-        rows += batch.num_rows
-    return ScoredTable(rows=rows, unscored=unscored)
+                out.rows(_render(scorer, batch.slice(refused.row), explain)[0])
+            raise RowError(f"{source}: {locate(done.rows + refused.row)}: {refused.message}") from None
+        out.rows(rows)
+        done = ScoredTable(rows=done.rows + batch.num_rows, unscored=done.unscored + unscored)
+
+    try:
+        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+            try:
+                for batch in batches:
+                    ahead.append((batch, pool.submit(_render, scorer, batch, explain)))
+                    if len(ahead) > WORKERS:
+                        settle()
+            finally:  # also when the reader stops at a row it refuses: the rows before it first
+                while ahead:
+                    settle()
+    finally:
+        out.end()
+    return done
 
 
-def _score_batch(scorer: BatchScorer, batch: pa.RecordBatch, outfile: TextIO, explain: int = 0) -> int:
-    """Write one batch scored (with ``explain`` reasons); the number of its rows without a score."""
+def _render(scorer: BatchScorer, item: LineBatch, explain: int = 0) -> tuple[pa.Array, int]:
+    """One batch scored (with ``explain`` reasons): its output rows, each ``"\\n" + row``, and
+    the number of its rows without a score. Raises RowRefused."""
+    batch = item.batch
     columns, scored = scorer.read(batch)
     total, is_float = scorer.totals(columns, batch.num_rows)
-    reasons = _reason_cells(scorer.model, batch, explain) if explain else []
-    _write_rows([_csv_cells(c) for c in batch.columns] + scorer.added(total, is_float, scored) + reasons, outfile)
-    return int((~scored).sum())
+    cells = scorer.added(total, is_float, scored) + (_reason_cells(scorer.model, batch, explain) if explain else [])
+    if item.lines is not None:  # "\n" + the row's own text
+        rows = pc.binary_join_element_wise(item.lines, *cells, ",")
+    else:
+        first, *rest = [_csv_cells(c) for c in batch.columns]
+        rows = pc.binary_join_element_wise(pc.binary_join_element_wise("\n", first, ""), *rest, *cells, ",")
+    return rows, int((~scored).sum())
 
 
 def _reason_cells(model: Model, batch: pa.RecordBatch, k: int) -> list[pa.Array]:

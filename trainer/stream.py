@@ -2,7 +2,7 @@
 
 ``scorecard train DATA`` reads DATA into memory (``data/prepare.py``) unless DATA is a folder
 of Parquet/CSV files or reading it would take more than the memory budget (``--memory-limit``,
-default a quarter of the RAM; :func:`plan`). Then the data is scanned once (``data/stream.py``:
+default a sixteenth of the RAM; :func:`plan`). Then the data is scanned once (``data/stream.py``:
 types, levels and missing counts of every row, a design sample of about 100,000 rows) and:
 
 * a convex loss trains by cutting planes over an oracle of *all* rows

@@ -17,7 +17,7 @@ import pytest
 from scorecard.runtime import Input, Model, Target, Term, score_csv
 from scorecard.runtime.errors import RowError
 from scorecard.runtime.table import open_csv
-from scorecard.trainer.data import columnar
+from scorecard.trainer.data import columnar, csv_lines
 from scorecard.vectorised import score_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exporters"))
@@ -163,3 +163,71 @@ def test_parquet_scores_like_the_same_values_written_as_csv(tmp_path):
     score_csv(model, open_csv(str(text)), reference)
     assert sink.getvalue() == reference.getvalue()
     assert sink.getvalue().splitlines()[1].startswith("0.1,true,x,")
+
+
+def test_a_refused_row_in_a_later_batch_stops_the_output_there(tmp_path, monkeypatch):
+    """Batches are scored ahead in threads: a refusal in one batch writes the rows before it
+    and nothing of the batches after it, as the runtime does."""
+    monkeypatch.setattr(csv_lines, "RAW_BLOCK", 64)
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"),), (Term("a", "linear", None, 2, "a"),), -3)
+    rows = [[str(k % 7)] for k in range(200)]
+    rows[57] = ["x"]
+    vectorised, runtime = both(model, write_csv(tmp_path / "late.csv", ["a"], rows))
+    assert vectorised == runtime and "line 59" in vectorised[1]
+
+
+def float_model(probability: dict | None = {"method": "logistic", "scale": 1.0, "center": 4}) -> Model:
+    """Float scores (a float point on a linear input), a probability column, a needed input."""
+    return Model("linear", Target("y", 1), (Input("a", "numeric"), Input("b", "numeric"), Input("c", "categorical")),
+                 (Term("a", "linear", None, 1.5, "a"), Term("b", ">=", 2, 3, "b"), Term("c", "==", "red", 2, "c")),
+                 -1, probability=probability)
+
+
+def plain_rows(n: int) -> list[list[str]]:
+    """Rows the line fast path writes from their own bytes: floats, an integral float score
+    (a = 2 gives 3.0), a tiny probability (a = -30), an unscored row (a missing), text cells."""
+    cells = ["0.25", "2", "-30", "", "1e3", "7", "-0.5", "123456789012.5"]
+    return [[cells[k % len(cells)], str(k % 5), ["red", "blue", "x y", ""][k % 4], f"id{k}"] for k in range(n)]
+
+
+@pytest.mark.parametrize("block", [64, 1 << 24])
+def test_the_line_fast_path_writes_the_runtimes_bytes(tmp_path, monkeypatch, block):
+    """Plain files (one row per line, no quotes) in blocks of a few rows and in one block."""
+    monkeypatch.setattr(csv_lines, "RAW_BLOCK", block)
+    path = write_csv(tmp_path / "plain.csv", ["a", "b", "c", "id"], plain_rows(300))
+    _, batches, _ = csv_lines.line_batches(str(path), "plain.csv", (), ["a", "b", "c"])
+    assert all(batch.lines is not None for batch in batches)
+    output = same(float_model(), path)
+    assert "3.0," in output and "e-" in output and "\nid" not in output
+    same(float_model(None), path)
+
+
+@pytest.mark.parametrize("text", [
+    "a,b,c,id\n1,2,red,x\n\n3,4,blue,y\n\n",  # blank lines, one at the end
+    "a,b,c,id\r\n1,2,red,x\r\n3,4,blue,y\r\n",  # CRLF line ends
+    "a,b,c,id\n1,2,red,x\n3,4,blue,y",  # no line break at the end
+    "\ufeffa,b,c,id\n1,2,red,x\n",  # a byte order mark
+    'a,b,"c",id\n1,2,red,x\n',  # a quoted header
+    "a,b,c,id\n1,2,red,x\n3,4,blue,\"q,\"\"uoted\"\"\"\n5,6,\"two\nlines\",z\n7,8,red,w\n",  # quotes later on
+    "a,b,c,id\n1,2,red,x\n3,4,blue,\r5\n",  # a bare carriage return
+    "a,b,c,id\n" + "1,2,red," + "y" * 300 + "\n2,3,blue,z\n",  # a row longer than a block
+    "a,b,c,id\n1,2,red,x\n3,4,blue\n",  # a ragged row
+    "a,b,c,id\n1,2,red,x\n3,4,blue,\xff\n",  # not UTF-8 in a column the model does not read
+    "a,b,c,id\n1,2,red,x\n3,x,blue,y\n",  # a value the runtime refuses
+])
+def test_every_file_the_line_fast_path_declines_reads_as_the_runtime_reads_it(tmp_path, monkeypatch, text):
+    monkeypatch.setattr(csv_lines, "RAW_BLOCK", 32)
+    path = tmp_path / "edge.csv"
+    path.write_bytes(text.encode("latin-1") if "\xff" in text else text.encode("utf-8"))
+    vectorised, runtime = both(float_model(), path)
+    assert vectorised == runtime
+
+
+def test_rows_written_to_a_file_are_the_runtimes_bytes(tmp_path):
+    """A real file (the bytes are written under the text layer) and the same run into text."""
+    path = write_csv(tmp_path / "plain.csv", ["a", "b", "c", "id"], plain_rows(50) + [["1", "2", "é ü 中", "z"]])
+    reference = io.StringIO()
+    score_csv(float_model(), open_csv(str(path)), reference)
+    with open(tmp_path / "out.csv", "w", encoding="utf-8", newline="") as out:
+        score_file(float_model(), str(path), out)
+    assert (tmp_path / "out.csv").read_bytes() == reference.getvalue().encode("utf-8")

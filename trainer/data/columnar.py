@@ -110,13 +110,21 @@ def _csv_options(header: list[str], block_size: int):
     return read, parse, convert
 
 
-def _arrow_csv_batches(path: str, header: list[str]) -> Iterator[pa.RecordBatch]:
+def _arrow_csv_batches(path: str, header: list[str], offset: int | None = None) -> Iterator[pa.RecordBatch]:
     """The file's rows as batches of text columns; ArrowRefused when pyarrow cannot read it
-    as the runtime would (an error of its own, or a header it reads differently)."""
+    as the runtime would (an error of its own, or a header it reads differently). ``offset``:
+    read the rows from that byte on (a row boundary after the header; trainer/data/csv_lines.py)."""
     try:
-        reader = pa_csv.open_csv(path, *_csv_options(header, BLOCK_SIZE))
-        if reader.schema.names != header:
-            raise ArrowRefused("header")
+        if offset is None:
+            reader = pa_csv.open_csv(path, *_csv_options(header, BLOCK_SIZE))
+            if reader.schema.names != header:
+                raise ArrowRefused("header")
+        else:
+            source = pa.OSFile(path)
+            source.seek(offset)
+            read, parse, convert = _csv_options(header, BLOCK_SIZE)
+            read.column_names = header
+            reader = pa_csv.open_csv(source, read, parse, convert)
         for batch in reader:
             if batch.num_rows:
                 yield batch
@@ -224,23 +232,27 @@ def text_batches(path: str, source: str, added: tuple[str, ...] = ()
 
         return header, parquet(), lambda k: f"row {k + 1}"
     header = csv_header(path, source, added)
+    return header, with_runtime_reader(_arrow_csv_batches(path, header), path, source, added), \
+        lambda k: f"line {csv_line(path, k)}"
 
-    def csv_file() -> Iterator[pa.RecordBatch]:
-        done = 0
-        try:
-            for batch in _arrow_csv_batches(path, header):
+
+def with_runtime_reader(batches: Iterator, path: str, source: str, added: tuple[str, ...]) -> Iterator:
+    """``batches`` (anything with ``num_rows``) until pyarrow refuses the file (ArrowRefused),
+    then the rest of the file from the runtime's reader (record batches), which raises its own
+    error where the file is not what the contract reads."""
+    done = 0
+    try:
+        for batch in batches:
+            yield batch
+            done += batch.num_rows
+    except ArrowRefused:
+        for batch in _runtime_csv_batches(path, source, added):
+            if done:  # the rows already given: skip them
+                cut = min(done, batch.num_rows)
+                done -= cut
+                batch = batch.slice(cut)
+            if batch.num_rows:
                 yield batch
-                done += batch.num_rows
-        except ArrowRefused:
-            for batch in _runtime_csv_batches(path, source, added):
-                if done:  # the rows already given: skip them
-                    cut = min(done, batch.num_rows)
-                    done -= cut
-                    batch = batch.slice(cut)
-                if batch.num_rows:
-                    yield batch
-
-    return header, csv_file(), lambda k: f"line {csv_line(path, k)}"
 
 
 def _check_names(header: list[str], source: str, added: tuple[str, ...]) -> None:

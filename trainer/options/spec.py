@@ -252,7 +252,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("memory_limit", Optional[str], None, lambda v: None if size_bytes(v) is not None else
            "a size such as 2G, 512M or 1.5GB", "Memory the data may take in this process: above it, train streams "
            "its row groups (the file is never held whole).", ("--memory-limit",), str, metavar="SIZE",
-           default_text="a quarter of the RAM", section="data",
+           default_text="a sixteenth of the RAM", section="data",
            doc="memory the data may take in this process (`2G`, `512M`): a Parquet file, or a folder of Parquet/CSV "
                "files, whose in-memory reading would need more is streamed in row groups instead: convex losses "
                "pass the row groups through the loss oracle, the 0-1 loss groups identical rows (their counts as "

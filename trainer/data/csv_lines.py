@@ -1,0 +1,126 @@
+"""A CSV file in batches with each row's own text, for ``scorecard predict`` to write back as read.
+
+``predict`` writes every input cell unchanged, as ``csv.writer`` writes it (runtime/table.py).
+Where a stretch of the file holds no double quote, no carriage return and no blank line, every
+line is one row, every cell is unquoted and holds no comma, and ``csv.writer`` writes the row
+back exactly as the line reads: so the line's bytes are the output, and only the columns the
+model reads need to be parsed. This module reads the file in blocks cut at line ends and
+gives, per block, those columns (pyarrow) and the lines themselves (a string array over the
+block's bytes, no copy), each as ``"\\n" + line``: the line break that ends the previous row
+starts each element, so a row's output is its element, a comma and the added cells.
+
+Anything else goes the general way of trainer/data/columnar.py, with every column parsed:
+a block with a carriage return or a blank line is parsed alone (its cuts are still row ends),
+and from the first double quote on (a quoted cell may hold line breaks, so line ends may
+not be row ends) the rest of the file is read by pyarrow's streaming reader. Whatever pyarrow
+refuses goes to the runtime's reader, as in ``columnar.text_batches``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pa_csv
+
+from .columnar import ArrowRefused, _arrow_csv_batches, _csv_options, csv_header, csv_line, with_runtime_reader
+
+#: Bytes read at once: a batch is the rows of one block (a row longer than this is read whole).
+RAW_BLOCK = 1 << 24
+#: Bytes pyarrow parses per thread within a block.
+PARSE_BLOCK = 1 << 22
+
+
+@dataclass(frozen=True)
+class LineBatch:
+    """Rows of a CSV file: ``batch`` the text of its columns (only those asked for where
+    ``lines`` is given), ``lines`` each row's ``"\\n" + line`` as read, or None when the rows'
+    text must be written cell by cell."""
+
+    batch: pa.RecordBatch
+    lines: pa.Array | None = None
+
+    @property
+    def num_rows(self) -> int:
+        return self.batch.num_rows
+
+    def slice(self, length: int) -> LineBatch:
+        """The first ``length`` rows."""
+        return LineBatch(self.batch.slice(0, length), None if self.lines is None else self.lines.slice(0, length))
+
+
+def line_batches(path: str, source: str, added: tuple[str, ...], columns: list[str]
+                 ) -> tuple[list[str], Iterator[LineBatch], Callable[[int], str]]:
+    """(header, batches, locate) of the CSV file ``path``, as ``columnar.text_batches`` reads
+    it (same header checks, rows, errors and messages), each batch a :class:`LineBatch`;
+    where it has lines, only ``columns`` are parsed."""
+    header = csv_header(path, source, added)
+    rows = with_runtime_reader(_blocks(path, header, columns), path, source, added)
+    batches = (b if isinstance(b, LineBatch) else LineBatch(b) for b in rows)
+    return header, batches, lambda k: f"line {csv_line(path, k)}"
+
+
+def _blocks(path: str, header: list[str], columns: list[str]) -> Iterator[LineBatch]:
+    """The file after its header, block by block (see the module's docstring)."""
+    with open(path, "rb") as fh:
+        first = fh.readline()
+        if not first.endswith(b"\n") or b'"' in first or b"\r" in first:  # a header the general way reads
+            yield from (LineBatch(b) for b in _arrow_csv_batches(path, header))
+            return
+        position = len(first) - 1  # the header's line break: each block starts with one
+        fh.seek(position)
+        pending = b""
+        while True:
+            more = fh.read(RAW_BLOCK)
+            data = pending + more
+            cut = data.rfind(b"\n") if more else len(data)
+            if more and cut <= 0:  # no line end yet: a row longer than the block
+                pending = data
+                continue
+            block, pending = data[:cut], data[cut:]
+            if b'"' in block:  # quoted cells from here on: pyarrow's reader for the rest
+                yield from (LineBatch(b) for b in _arrow_csv_batches(path, header, position))
+                return
+            item = _parse(block, header, columns)
+            if item.num_rows:
+                yield item
+            position += len(block)
+            if not more:
+                return
+
+
+def _parse(block: bytes, header: list[str], columns: list[str]) -> LineBatch:
+    """One block's rows: with its lines when they are the rows' text (see the module's docstring)."""
+    if b"\r" in block or b"\n\n" in block or block.endswith(b"\n") or not _utf8(block):
+        return LineBatch(_read(block, header))
+    batch = _read(block, header, columns)
+    breaks = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
+    if len(breaks) != batch.num_rows:  # not one row per line after all: the general way
+        return LineBatch(_read(block, header))
+    offsets = np.append(breaks, len(block)).astype(np.int32)
+    return LineBatch(batch, pa.StringArray.from_buffers(len(breaks), pa.py_buffer(offsets), pa.py_buffer(block)))
+
+
+def _read(block: bytes, header: list[str], columns: list[str] | None = None) -> pa.RecordBatch:
+    """The block's rows parsed by pyarrow: ``columns`` only, or every column."""
+    read, parse, convert = _csv_options(header, PARSE_BLOCK)
+    read.column_names = header
+    if columns:
+        convert.include_columns = columns
+    try:
+        table = pa_csv.read_csv(pa.BufferReader(block), read, parse, convert)
+    except (pa.ArrowException, OSError) as exc:
+        raise ArrowRefused(str(exc)) from None
+    return pa.RecordBatch.from_arrays([c.combine_chunks() for c in table.columns], names=table.column_names)
+
+
+def _utf8(block: bytes) -> bool:
+    """Whether the block is UTF-8 text (the columns not parsed are not checked by pyarrow)."""
+    if block.isascii():
+        return True
+    try:
+        block.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
