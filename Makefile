@@ -2,7 +2,7 @@
 #            checklist card from the raw Titanic CSV (text columns, empty cells, ages in years),
 #            then the paper's breastcancer model (train, show, predict, export every format, verify, report).
 # make test: set up .venv with every extra (.[all]) and the system programs the tests need,
-#            start a throwaway PostgreSQL, run ruff and the test suite.
+#            start a throwaway PostgreSQL and MariaDB, run ruff and the test suite.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -12,7 +12,7 @@ DATA   := examples/breastcancer.csv
 RAW    := examples/titanic.csv
 MODEL  := $(OUT)/breastcancer.json
 
-.PHONY: demo test setup system-deps pg-stop clean
+.PHONY: demo test setup system-deps pg-stop mysql-stop clean
 
 # One stamp per extra, so `make demo` then `make test` still installs everything the tests need.
 $(VENV)/.installed-%: pyproject.toml
@@ -48,10 +48,13 @@ system-deps:
 
 test: setup system-deps
 	$(PY) -m ruff check .
-	eval "$$(bash .ci/postgres.sh)" && $(PY) -m pytest
+	eval "$$(bash .ci/postgres.sh)" && eval "$$(bash .ci/mariadb.sh)" && $(PY) -m pytest
 
 pg-stop:
 	bash .ci/postgres.sh stop
+
+mysql-stop:
+	bash .ci/mariadb.sh stop
 
 clean:
 	rm -rf $(OUT) .pytest_cache

@@ -2,8 +2,8 @@
 # Install the system programs the tests run exports in, when they are missing:
 # chromium (HTML printing), pdflatex with the packages the LaTeX template loads (LaTeX
 # export), a CJK font (the hostile-name tests print a CJK character), pdftotext (reading
-# the PDFs back), PostgreSQL 15 (the postgres SQL dialect), a Java runtime (the PMML export in
-# JPMML-Evaluator). Does nothing when all are present.
+# the PDFs back), PostgreSQL 15 (the postgres SQL dialect), MariaDB (the mysql SQL dialect), a Java
+# runtime (the PMML export in JPMML-Evaluator). Does nothing when all are present.
 # Debian/Ubuntu (apt-get); needs root or sudo only when something has to be installed.
 set -euo pipefail
 
@@ -16,10 +16,11 @@ done
 fc-list :lang=zh 2>/dev/null | grep -q . || need+=(fonts-wqy-zenhei)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+{ command -v mariadbd || ls /usr/sbin/mariadbd; } >/dev/null 2>&1 || need+=(mariadb-server)
 command -v java >/dev/null 2>&1 || need+=(openjdk-17-jre-headless)
 
 if [ ${#need[@]} -eq 0 ]; then
-  echo "system-deps: chromium, pdflatex and its packages, a CJK font, pdftotext, PostgreSQL and Java are present"
+  echo "system-deps: chromium, pdflatex and its packages, a CJK font, pdftotext, PostgreSQL, MariaDB and Java are present"
   exit 0
 fi
 

@@ -74,6 +74,7 @@ from .layout import meta_lines, number_text
 from .registry import ExportError, Exporter, register
 from .sql_dialects import CASE_TERM, WHITESPACE_COLUMN, Dialect, dialect as find_dialect
 from .sql_explain import reason_sql
+from .sql_transpile import transpile
 from .sql_names import split_names
 
 ROW = "i"
@@ -366,6 +367,8 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     ``explain`` K adds the reason codes ``reason_1..reason_K``, ``points_1..points_K``
     (sql_explain.py)."""
     d = find_dialect(dialect)
+    if d.via is not None:  # written in another dialect first, then by sqlglot (sql_transpile.py)
+        return transpile(render(model, d.via[0], table, view, explain, keep, statement), d, statement)
     table_parts, source = _path(d, table, "--table")
     target = None if view is None else _path(d, view, "--as view")[1]
     kept = None if keep is None else split_names(keep, ",", "--keep")
@@ -393,7 +396,11 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         one = f'FROM (SELECT {stages[-1]} AS "score") AS {SCORED}'
         columns += [(f'{stages[-1]} AS "score"', "")]
         columns += [(f'{d.prediction.format(score=stages[-1], threshold=threshold)} AS "prediction"', outputs[0][2])]
-        columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
+        if d.derived_outer:
+            columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
+        else:  # a derived table cannot read the row (MariaDB): the probability repeats the score
+            risk = probability_expression(model, d, stages[-1])
+            columns += [(f'{risk} AS "{name}"', note) for name, _, note in outputs[1:]]
     if explain is not None:
         reasons, reason_joins = reason_sql(model, d, explain, term_points(model, d), total if d.lateral else None,
                                            unscorable(model, d))

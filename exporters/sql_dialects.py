@@ -3,6 +3,12 @@
 Everything the SQL exporter writes that is not plain SQL-92 goes through a :class:`Dialect`:
 how identifiers and string literals are quoted, how an exact binary double is written, how
 a floating-point NaN is recognised and how a blank text is. Adding a dialect is adding one row to ``DIALECTS``.
+
+Dialects without an engine on a test machine (T-SQL, Oracle, Snowflake, BigQuery) are not
+written by hand: their row names a dialect the query is written in first (``via``) and the
+sqlglot dialect it is translated to (sql_transpile.py), so one well-kept library owns their
+spelling; ``verify`` lists them as not run.
+
 What is the same in every dialect (the query's shape: dotted table paths, ``--keep``, ``--as
 view``, the trailing ``;`` of ``--statement``) lives in sql.py and follows from these fields.
 """
@@ -14,6 +20,32 @@ from scorecard.runtime.names import name_problem
 from scorecard.runtime.score import WHITESPACE  # what str.strip() removes: a blank text is missing
 
 from .registry import ExportError
+
+
+@dataclass(frozen=True)
+class ReasonArray:
+    """Reason codes as an array of each row's terms (sql_explain.py), for an engine whose
+    subqueries cannot read the row (ClickHouse cannot decorrelate a window or a LIMIT).
+
+    ``item`` is one term, a tuple ordered by ``-points`` then term number, holding its text
+    and points (placeholders ``{i}``, ``{r}``, ``{c}``); ``ranked`` keeps the items with points
+    > 0 and sorts them (``{items}``); ``size`` counts them and ``pick`` reads field ``{field}``
+    (``r`` or ``c``, as ``fields`` names them) of the ``{k}``-th (``{a}``: the ranked array).
+    ``points``: each term's points cast to one type, ``{type}`` the first of ``types`` when
+    every term adds whole points to any row, else the second (an array holds one type).
+    ``named``: the engine names an expression where it first appears and reads it by that
+    name anywhere in the SELECT (ClickHouse), so the array is written once, not 4K times
+    (a long card's query would pass ClickHouse's 256 KiB ``max_query_size``)."""
+
+    item: str
+    ranked: str
+    size: str
+    pick: str
+    fields: tuple[str, str]
+    points: str
+    types: tuple[str, str]
+    named: str | None = None
+    first: int = 1  # the index of an array's first element
 
 
 @dataclass(frozen=True)
@@ -50,6 +82,25 @@ class Dialect:
     and ``max_terms`` bounds the model: SQLite parses an expression at most
     ``SQLITE_MAX_EXPR_DEPTH`` (1000) deep, and a sum ``a + b + c ...`` is that deep. ``max_name_bytes``: PostgreSQL keeps the first 63 bytes
     of a longer name (NAMEDATALEN - 1), so a longer one could name another column: refused.
+    ``mysql_names``: MariaDB and MySQL refuse a name of more than 64 characters, one ending in a
+    space, or one holding a character beyond U+FFFF (an emoji): refused here, naming the
+    problem, rather than by the engine.
+
+    ``quote``: the identifier quote character (doubled inside a name): ``"`` in standard SQL,
+    a backtick in MySQL/MariaDB, where ``"..."`` is a string unless ``ANSI_QUOTES`` is set.
+    ``backslash_escapes`` ``"always"``: the engine reads a backslash in ``'...'`` as an escape
+    (MariaDB by default), so it is doubled; ``True``: PostgreSQL's ``E'...'`` form.
+    ``string_form`` wraps every string literal: MariaDB compares text by the column's collation,
+    which by default ignores case and trailing spaces (``'Yes ' = 'yes'``), so its literals
+    carry ``COLLATE utf8mb4_nopad_bin``, byte-exact as the runtime compares.
+    ``derived_outer``: a derived table (a subquery in ``FROM``) may read the outer row. MariaDB's
+    may not (and it has no ``LATERAL``): its query repeats the score where the probability
+    reads it, and its reason codes pick from a constant table of term numbers
+    (sql_explain.py). ``via``: (the dialect written first, the sqlglot dialect it is translated
+    to) for a dialect written through sqlglot (no engine here runs it: ``verify`` says so).
+    ``reason_array``: reason codes ranked in an array expression rather than a subquery.
+    ``ident_backslashes``: the engine reads a backslash in a quoted name as an escape
+    (ClickHouse), so it is doubled there too.
     """
 
     name: str
@@ -61,10 +112,17 @@ class Dialect:
     trim: str
     whitespace: str | None = None
     array: str | None = None
-    backslash_escapes: bool = False
+    backslash_escapes: bool | str = False
     lateral: bool = True
     max_terms: int | None = None
     max_name_bytes: int | None = None
+    quote: str = '"'
+    string_form: str = "{}"
+    derived_outer: bool = True
+    via: tuple[str, str] | None = None
+    mysql_names: bool = False
+    reason_array: ReasonArray | None = None
+    ident_backslashes: bool = False
 
     def ident(self, name: str) -> str:
         """A quoted identifier: any name is safe (double quotes are doubled)."""
@@ -76,7 +134,15 @@ class Dialect:
             raise ExportError(f"{name!r} is {size} bytes long; {self.name} keeps only the first "
                               f"{self.max_name_bytes} bytes of a name, so the query could read another "
                               f"column or table: rename it (at most {self.max_name_bytes} bytes of UTF-8)")
-        return '"' + name.replace('"', '""') + '"'
+        if self.mysql_names:
+            wide = next((c for c in name if ord(c) > 0xFFFF), None)
+            if wide is not None or len(name) > 64 or name.endswith(" "):
+                why = (f"holds {wide!r} (U+{ord(wide):X}), beyond U+FFFF" if wide is not None
+                       else f"is {len(name)} characters long" if len(name) > 64 else "ends in a space")
+                raise ExportError(f"{name!r} {why}; MariaDB and MySQL names are at most 64 characters of "
+                                  "U+0001..U+FFFF, not ending in a space: rename it")
+        body = name.replace("\\", "\\\\") if self.ident_backslashes else name
+        return self.quote + body.replace(self.quote, self.quote * 2) + self.quote
 
     def string(self, text: str) -> str:
         """A string literal: single quotes doubled; in PostgreSQL a text with a backslash is
@@ -86,9 +152,11 @@ class Dialect:
         if problem is not None:
             raise ExportError(f"SQL string {text!r} {problem}")
         body = text.replace("'", "''")
+        if self.backslash_escapes == "always":
+            return self.string_form.format("'" + body.replace("\\", "\\\\") + "'")
         if self.backslash_escapes and "\\" in text:
             return "E'" + body.replace("\\", "\\\\") + "'"
-        return "'" + body + "'"
+        return self.string_form.format("'" + body + "'")
 
     def number(self, value: int | float) -> str:
         """A number literal: integers as integers (integer arithmetic stays exact), floats
@@ -119,6 +187,10 @@ CHAR_LIST = "char(" + ", ".join(str(ord(c)) for c in WHITESPACE) + ")"
 CHR_CHAIN = " || ".join(f"chr({ord(c)})" for c in WHITESPACE)
 
 
+#: The same characters as a PCRE character class (MariaDB's REGEXP_REPLACE), each ``\\x{hex}``,
+#: with the backslashes doubled for a MariaDB string literal and the braces for ``str.format``.
+PCRE_WHITESPACE = "".join(f"\\\\x{{{{{ord(c):04x}}}}}" for c in WHITESPACE)
+
 CASE_TERM = "CASE WHEN {condition} THEN {points} ELSE 0 END"
 CASE_PREDICTION = "CASE WHEN {score} > {threshold} THEN 1 WHEN {score} <= {threshold} THEN 0 END"
 
@@ -136,6 +208,26 @@ DIALECTS: dict[str, Dialect] = {
     "ansi": Dialect("ansi", double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM,
                     term_keeps_null=False, prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})",
                     lateral=False, max_terms=900),
+    "mysql": Dialect("mysql", double="CAST('{}' AS DOUBLE)", condition_term=CASE_TERM, term_keeps_null=False,
+                     prediction=CASE_PREDICTION, nan_test=None,
+                     trim=f"REGEXP_REPLACE({{}}, '^[{PCRE_WHITESPACE}]+|[{PCRE_WHITESPACE}]+$', '')",
+                     backslash_escapes="always", lateral=False, max_terms=900, quote="`",
+                     string_form="_utf8mb4{} COLLATE utf8mb4_nopad_bin", derived_outer=False,
+                     mysql_names=True),
+    "clickhouse": Dialect("clickhouse", double="CAST('{}' AS Float64)", condition_term=CASE_TERM, term_keeps_null=False,
+                          prediction=CASE_PREDICTION, nan_test="isNaN({})",
+                          trim=f"replaceRegexpAll({{}}, '^[{PCRE_WHITESPACE}]+|[{PCRE_WHITESPACE}]+$', '')",
+                          backslash_escapes="always", lateral=False, max_terms=900, derived_outer=False,
+                          reason_array=ReasonArray(item="tuple(-({c}), {i}, {r}, {c})",
+                                                   ranked="arraySort(arrayFilter(x -> tupleElement(x, 4) > 0, [{items}]))",
+                                                   size="length({a})", pick="tupleElement(({a})[{k}], {field})",
+                                                   fields=("3", "4"), points="CAST({c} AS Nullable({type}))",
+                                                   types=("Int64", "Float64"), named="({a} AS {name})"),
+                          ident_backslashes=True),
+    **{name: Dialect(name, double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM, term_keeps_null=False,
+                     prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})", lateral=False, max_terms=900,
+                     via=("ansi", target))
+       for name, target in [("tsql", "tsql"), ("oracle", "oracle"), ("snowflake", "snowflake"), ("bigquery", "bigquery")]},
 }
 
 

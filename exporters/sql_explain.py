@@ -21,6 +21,15 @@ no score. Window functions are SQL:2003.
   ``column1..column3``; a ``VALUES`` list has no limit on rows); ANSI, which has no ``LIMIT``,
   numbers them with ``ROW_NUMBER()`` over ``SELECT ... UNION ALL SELECT ...``, which SQLite
   caps at 500 terms: ``ansi`` refuses ``--explain`` for a longer model.
+- ``mysql`` (MariaDB: no ``LATERAL``, and a derived table cannot read the outer row): each
+  column is a scalar subquery over a constant table of the term numbers ``t.n``, ordered by
+  the row's points of term ``t.n`` (a ``CASE t.n WHEN 1 THEN ... END`` of the term
+  expressions) descending, then ``t.n``, ``LIMIT 1 OFFSET k - 1``: the k-th term is a reason
+  when its points are > 0 (then at least k terms added points), else NULL.
+- ``clickhouse`` (whose subqueries cannot read the row where they hold a window or a
+  ``LIMIT``): the row's terms as an array of tuples ``(-points, number, text, points)``, those
+  with points > 0 kept and sorted (``Dialect.reason_array``); the k-th reason is the k-th
+  element's text, NULL past the array's end.
 """
 from __future__ import annotations
 
@@ -30,6 +39,8 @@ from scorecard.runtime.explain import check_k, reason_columns, reason_texts
 from .registry import ExportError
 from .sql_dialects import Dialect
 
+#: The name the ``clickhouse`` query gives the array of a row's ranked terms (``Dialect.reason_array``).
+ARRAY_NAME = "scorecard_ranked_terms"
 #: SQLite's default SQLITE_MAX_COMPOUND_SELECT: the most ``UNION ALL`` branches it parses.
 MAX_UNION = 500
 
@@ -66,6 +77,10 @@ def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str |
             raise ExportError(f"input {name!r} clashes with the column --explain adds; rename it")
     if not points:  # no terms: no reasons
         return [(f"NULL AS {d.ident(name)}", name) for name in names], []
+    if d.reason_array is not None:
+        return _in_array(model, d, names, k, points, unscorable), []
+    if not d.derived_outer:
+        return _by_term_number(model, d, names, k, points, unscorable), []
     terms = _terms(model, d, points)
     if d.lateral:
         picks = [f'MAX(CASE WHEN u."rn" = {j % k + 1} THEN u."{"r" if j < k else "c"}" END) AS {d.ident(name)}'
@@ -88,3 +103,51 @@ def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str |
             pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
         columns.append((f"{pick} AS {d.ident(name)}", name))
     return columns, []
+
+
+def _by_term_number(model: Model, d: Dialect, names: list[str], k: int, points: list[str],
+                    unscorable: str | None) -> list[tuple[str, str]]:
+    """The reason columns for a dialect whose derived tables cannot read the row (MariaDB)."""
+    n = d.ident("n")
+    numbers = " UNION ALL ".join(f"SELECT {j}" + (f" AS {n}" if j == 1 else "") for j in range(1, len(points) + 1))
+    texts = [d.string(text) for text in reason_texts(model)]
+
+    def of(values: list[str]) -> str:
+        return f"CASE t.{n} " + " ".join(f"WHEN {j} THEN {v}" for j, v in enumerate(values, start=1)) + " END"
+
+    c = of(points)
+    columns = []
+    for j, name in enumerate(names):
+        value, rank = (of(texts), j + 1) if j < k else (c, j + 1 - k)
+        pick = (f"(SELECT CASE WHEN {c} > 0 THEN {value} END\n    FROM ({numbers}) AS t\n    "
+                f"ORDER BY {c} DESC, t.{n} LIMIT 1 OFFSET {rank - 1})")
+        if unscorable is not None:
+            pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
+        columns.append((f"{pick} AS {d.ident(name)}", name))
+    return columns
+
+
+def _in_array(model: Model, d: Dialect, names: list[str], k: int, points: list[str],
+              unscorable: str | None) -> list[tuple[str, str]]:
+    """The reason columns read from a sorted array of the row's terms (``Dialect.reason_array``)."""
+    a = d.reason_array
+    assert a is not None
+    whole = all(t.op != "linear" and isinstance(t.points, int) for t in model.terms)
+    typed = [a.points.format(c=c, type=a.types[0 if whole else 1]) for c in points]
+    items = ", ".join(a.item.format(i=j, r=d.string(text), c=c)
+                      for j, (text, c) in enumerate(zip(reason_texts(model), typed), start=1))
+    ranked = a.ranked.format(items=items)
+    first = later = ranked  # where the array first appears, and after that
+    if a.named is not None:
+        if any(inp.name == ARRAY_NAME for inp in model.inputs):
+            raise ExportError(f"input {ARRAY_NAME!r} clashes with the name the {d.name} query gives its reasons: rename it")
+        first, later = a.named.format(a=ranked, name=d.ident(ARRAY_NAME)), d.ident(ARRAY_NAME)
+    columns = []
+    for j, name in enumerate(names):
+        field, rank = (a.fields[0], j + 1) if j < k else (a.fields[1], j + 1 - k)
+        pick = (f"CASE WHEN {a.size.format(a=first if j == 0 else later)} >= {rank}\n    "
+                f"THEN {a.pick.format(a=later, k=rank - 1 + a.first, field=field)} END")
+        if unscorable is not None:
+            pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
+        columns.append((f"{pick} AS {d.ident(name)}", name))
+    return columns

@@ -3,7 +3,10 @@
 ``verify(model, rows)`` scores the model's golden rows (and ``rows``) with
 ``scorecard.runtime`` and with each export the machine can run: the ``python`` file in
 CPython, the ``sql`` query in SQLite, DuckDB and PostgreSQL, the ``onnx`` graph in
-onnxruntime. A score must be numerically equal to the runtime's (None where the runtime has
+onnxruntime; the ``mysql`` query in MariaDB (or MySQL) at ``SCORECARD_MYSQL_DSN``, the
+``clickhouse`` query in chdb (ClickHouse in a child process). The
+dialects written through sqlglot (T-SQL, Oracle, Snowflake, BigQuery) are written, and listed
+as not run: no engine of theirs runs here. A score must be numerically equal to the runtime's (None where the runtime has
 none), and so must the prediction. A model with a score-to-risk map (``model.probability``)
 also has its ``probability`` compared with ``runtime.risk``: exactly for a risk table (a
 lookup of the same doubles); for the logistic map within a relative ``1e-12`` (absolute
@@ -14,9 +17,9 @@ the Python file's ``explain(row, k)``, the ``sql`` query written with ``explain=
 graph built with ``explain=k``, for ``k`` = the model's terms, at most ``REASONS``: each
 row's ``reason_j`` must be the runtime's text and ``points_j`` its points, exactly (no reason
 only matches no reason: NULL, None, or ONNX's empty text and NaN). An
-engine that is not installed (or PostgreSQL when ``SCORECARD_PG_DSN`` is unset), or an
-export the format refuses for this model, gives a skipped check (``ok`` None) with its
-reason, never a pass.
+engine that is not installed (or PostgreSQL when ``SCORECARD_PG_DSN`` is unset, MariaDB when
+``SCORECARD_MYSQL_DSN`` is), or an export the format refuses for this model, gives a check
+that is not run (``ok`` None) with its reason, never a pass.
 Rows are loaded into each engine with real types: numeric inputs as integer or double
 columns (double as soon as one value is not integral), categorical inputs as text, missing
 values as NULL / NaN / '' (a blank text of a categorical input as that text).
@@ -44,9 +47,12 @@ from . import python as python_export
 from . import sql as sql_export
 from .layout import card, card_total, percent_text
 from .registry import ExportError
-from .sql_dialects import dialect
+from .sql_dialects import DIALECTS, dialect
 
 PG_ENV = "SCORECARD_PG_DSN"
+MYSQL_ENV = "SCORECARD_MYSQL_DSN"
+#: The reason given for a dialect no engine here can run (written through sqlglot).
+NO_ENGINE = "no engine here"
 #: The most reason codes verify asks each export for (the whole ranking of a model of up to so many terms).
 REASONS = 10
 #: How close a logistic ``probability`` must be to the runtime's (see the module docstring).
@@ -59,7 +65,7 @@ class FormatCheck:
     """How one export did in one engine.
 
     ``ok`` is True when every row agreed, False when one did not (or the export could not be
-    produced or run: ``first_mismatch`` then says why), None when the check was skipped
+    produced or run: ``first_mismatch`` then says why), None when the check was not run
     (``reason`` says why).
     """
 
@@ -76,7 +82,7 @@ class FormatCheck:
         """One line for a terminal: format, engine, verdict and the first difference."""
         where = f"{self.format:<7} {self.engine:<22}"
         if self.ok is None:
-            return f"{where} skipped: {self.reason}"
+            return f"{where} not run: {self.reason}"
         if self.ok:
             return f"{where} ok: {self.rows} rows, identical scores" + (self.note or "")
         if self.mismatches:
@@ -230,6 +236,7 @@ SQL_TYPES = {
     "sqlite": {"int": "INTEGER", "float": "REAL", "text": "TEXT"},
     "duckdb": {"int": "BIGINT", "float": "DOUBLE", "text": "VARCHAR"},
     "postgres": {"int": "BIGINT", "float": "DOUBLE PRECISION", "text": "TEXT"},
+    "mysql": {"int": "BIGINT", "float": "DOUBLE", "text": "TEXT CHARACTER SET utf8mb4"},
 }
 
 
@@ -252,7 +259,7 @@ def _sql_rows(engine: str, con, model: Model, table: Table, placeholder: str, te
             cur.execute(f"INSERT INTO {d.ident('input')} VALUES {', '.join([row_marks] * len(chunk))}",
                         [v for row in chunk for v in row])
     query = sql_export.render(model, dialect=engine, explain=reasons or None).rstrip().rstrip(";")
-    added = "".join(f', q."{name}"' for name in added_columns(model) + (reason_columns(reasons) if reasons else ()))
+    added = "".join(f", q.{d.ident(name)}" for name in added_columns(model) + (reason_columns(reasons) if reasons else ()))
     cur.execute(f"SELECT q.{d.ident(table.key)}{added} FROM ({query}\n) AS q "
                 f"ORDER BY q.{d.ident(table.key)}")
     return [tuple(row[1:]) for row in cur.fetchall()]
@@ -359,6 +366,121 @@ def check_postgres(model: Model, cases: list[Case], dsn: str | None = None, reas
 
     return _run("sql", _explained(f"postgres {version // 10000}.{version % 10000}", reasons), cases, run,
                 model.probability, reasons)
+
+
+def mysql_connection(dsn: str):
+    """A PyMySQL connection (text in utf8mb4) to ``mysql://USER[:PASSWORD]@HOST[:PORT]/DATABASE``."""
+    import urllib.parse
+
+    import pymysql
+
+    url = urllib.parse.urlsplit(dsn)
+    if url.scheme not in ("mysql", "mariadb") or not url.hostname:
+        raise ValueError(f"{MYSQL_ENV} is not mysql://USER@HOST:PORT/DATABASE: {dsn!r}")
+    return pymysql.connect(host=url.hostname, port=url.port or 3306, user=urllib.parse.unquote(url.username or "root"),
+                           password=urllib.parse.unquote(url.password or ""), database=url.path.lstrip("/") or None,
+                           charset="utf8mb4", connect_timeout=10)
+
+
+def check_mysql(model: Model, cases: list[Case], dsn: str | None = None, reasons: int = 0) -> FormatCheck:
+    """The mysql-dialect query over a temporary table in the MariaDB (or MySQL) server at
+    SCORECARD_MYSQL_DSN (.ci/mariadb.sh starts one)."""
+    engine = _explained("mysql", reasons)
+    dsn = dsn or os.environ.get(MYSQL_ENV)
+    if not dsn:
+        return _skip("sql", engine, f"set {MYSQL_ENV} to a MariaDB/MySQL database to check it (.ci/mariadb.sh starts one)")
+    try:
+        import pymysql
+    except ImportError:
+        return _skip("sql", engine, "pymysql is not installed (pip install 'scorecard[sql]')")
+    try:
+        con = mysql_connection(dsn)
+    except (pymysql.Error, ValueError) as exc:
+        return _skip("sql", engine, f"cannot connect to {MYSQL_ENV}: {str(exc).strip().splitlines()[0]}")
+    with con.cursor() as cur:
+        cur.execute("SELECT VERSION()")
+        version = cur.fetchone()[0]  # e.g. 10.11.19-MariaDB-0+deb12u1
+    server = "mariadb" if "mariadb" in version.lower() else "mysql"
+
+    def run() -> list[Result]:
+        try:
+            return _sql_rows("mysql", con, model, _table(model, cases), "%s", temporary=True, reasons=reasons)
+        finally:
+            con.close()
+
+    return _run("sql", _explained(f"mysql ({server} {version.split('-')[0]})", reasons), cases, run, model.probability, reasons)
+
+
+#: ClickHouse (chdb) runs in a child process: chdb installs its own signal handlers, and with a
+#: Java VM in the same process (JPype, Spark) the test suite crashed with a segmentation fault.
+#: The child reads the statements that load the table and the query (JSON) and writes the rows.
+_CHDB_CHILD = """
+import json, sys
+from chdb import session
+job = json.load(sys.stdin)
+s = session.Session()
+s.query("SET output_format_json_quote_64bit_integers = 0")
+for statement in job["setup"]:
+    s.query(statement)
+print(s.query(job["query"], "JSONCompact").data())
+"""
+
+
+def check_clickhouse(model: Model, cases: list[Case], reasons: int = 0) -> FormatCheck:
+    """The clickhouse-dialect query in chdb (in-process ClickHouse, run in a child process),
+    over a Memory table of Nullable columns."""
+    import importlib.metadata
+    import json
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("chdb") is None:
+        return _skip("sql", _explained("clickhouse", reasons), "chdb is not installed (pip install 'scorecard[sql]')")
+    d = dialect("clickhouse")
+    types = {"int": "Int64", "float": "Float64", "text": "String"}
+
+    def literal(value: object) -> str:
+        if value is None:
+            return "NULL"
+        if isinstance(value, str):
+            return d.string(value)
+        return repr(value) if isinstance(value, float) else str(value)  # nan and inf read as such
+
+    def run() -> list[Result]:
+        table = _table(model, cases)
+        columns = [f"{d.ident(table.key)} Int64"] + [f"{d.ident(inp.name)} Nullable({types[kind]})"
+                                                    for inp, kind in table.columns]
+        setup = [f"CREATE TABLE {d.ident('input')} ({', '.join(columns)}) ENGINE = Memory"]
+        for start in range(0, len(table.values), 2000):
+            rows = ", ".join("(" + ", ".join(map(literal, row)) + ")" for row in table.values[start:start + 2000])
+            setup.append(f"INSERT INTO {d.ident('input')} VALUES {rows}")
+        query = sql_export.render(model, dialect="clickhouse", explain=reasons or None).rstrip().rstrip(";")
+        added = "".join(f", q.{d.ident(name)}" for name in added_columns(model) + (reason_columns(reasons) if reasons else ()))
+        job = {"setup": setup, "query": f"SELECT q.{d.ident(table.key)}{added} FROM ({query}\n) AS q "
+                                         f"ORDER BY q.{d.ident(table.key)}"}
+        child = subprocess.run([sys.executable, "-c", _CHDB_CHILD], input=json.dumps(job), capture_output=True,
+                               text=True, encoding="utf-8")
+        if child.returncode != 0:
+            lines = child.stderr.strip().splitlines() or [f"exit code {child.returncode}"]
+            raise RuntimeError(f"ClickHouse failed: {lines[-1]}")
+        out = json.loads(child.stdout)
+        # ClickHouse writes a large double in plain digits (-27670116110564327000): read it as a double again
+        floats = ["Float" in column["type"] for column in out["meta"]]
+        return [tuple(float(v) if f and v is not None else v for v, f in zip(row, floats))[1:] for row in out["data"]]
+
+    engine = f"clickhouse (chdb {importlib.metadata.version('chdb')})"
+    return _run("sql", _explained(engine, reasons), cases, run, model.probability, reasons)
+
+
+def check_not_runnable(model: Model, name: str) -> FormatCheck:
+    """A dialect written through sqlglot (sql_transpile.py): written, with and without reason
+    codes, so an export it cannot write is reported, and listed as not run, never ok."""
+    try:
+        for reasons in (None, reasons_for(model)):
+            sql_export.render(model, dialect=name, explain=reasons)
+    except ExportError as exc:
+        return _skip("sql", name, f"the export refuses this model: {exc}")
+    return _skip("sql", name, NO_ENGINE)
 
 
 def check_onnx(model: Model, cases: list[Case], onnx_input: str = "columns", reasons: int = 0) -> FormatCheck:
@@ -540,7 +662,8 @@ def check_card(model: Model, cases: list[Case]) -> FormatCheck:
         note=", the threshold and the risks the card prints")
 
 
-def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = None) -> list[FormatCheck]:
+def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = None,
+           mysql_dsn: str | None = None) -> list[FormatCheck]:
     """Check the card and every code export on the golden rows (and ``rows``) in every
     available engine."""
     k = reasons_for(model)
@@ -549,8 +672,10 @@ def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = No
     for reasons in (0, k):  # the exports as written by default, then with their reason codes
         checks += [check_python(model, cases, reasons), check_sqlite(model, cases, reasons),
                    check_duckdb(model, cases, reasons), check_postgres(model, cases, pg_dsn, reasons),
+                   check_mysql(model, cases, mysql_dsn, reasons), check_clickhouse(model, cases, reasons),
                    check_onnx(model, cases, reasons=reasons), check_onnx(model, cases, "matrix", reasons)]
     checks.append(check_pmml(model, cases))  # its reason codes are part of the file: checked each time
+    checks += [check_not_runnable(model, name) for name, d in DIALECTS.items() if d.via is not None]
     return checks
 
 

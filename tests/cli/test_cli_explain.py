@@ -96,4 +96,4 @@ def test_verify_checks_the_reason_codes_of_every_export(cli, tmp_path):
     assert run.code == 0
     explained = [line for line in run.out.splitlines() if "--explain 5" in line]
     assert {line.split()[0] for line in explained} == {"python", "sql", "onnx"}
-    assert all("identical reasons" in line or "skipped" in line for line in explained)
+    assert all("identical reasons" in line or "not run" in line for line in explained)

@@ -1,7 +1,8 @@
 """Fixtures for the code-export tests: the hand-built models and the real SQL engines.
 
 PostgreSQL comes from SCORECARD_PG_DSN, or from a throwaway server .ci/postgres.sh starts;
-without one the tests skip with the reason, except in CI (CI=true) where they fail.
+MariaDB from SCORECARD_MYSQL_DSN or .ci/mariadb.sh. Without one the tests that need the
+servers (``pg_dsn``) skip with the reason, except in CI (CI=true) where they fail.
 """
 from __future__ import annotations
 
@@ -40,24 +41,36 @@ def duckdb_con():
     con.close()
 
 
-@pytest.fixture(scope="session")
-def pg_dsn() -> str:
-    """A reachable PostgreSQL: SCORECARD_PG_DSN, or one started by .ci/postgres.sh.
-
-    In CI (CI=true) a missing server fails the test instead of skipping it.
-    """
-    dsn = os.environ.get("SCORECARD_PG_DSN")
+def _server(variable: str, script: str, what: str) -> str:
+    """The DSN in ``variable``, or the one ``.ci/SCRIPT`` prints after starting a throwaway
+    server (exported for verify). In CI (CI=true) a missing server fails the test instead of
+    skipping it."""
+    dsn = os.environ.get(variable)
     if not dsn:
-        done = subprocess.run(["bash", str(ROOT / ".ci" / "postgres.sh")], capture_output=True, text=True)
-        lines = [ln for ln in done.stdout.splitlines() if ln.startswith("export SCORECARD_PG_DSN=")]
+        done = subprocess.run(["bash", str(ROOT / ".ci" / script)], capture_output=True, text=True)
+        lines = [ln for ln in done.stdout.splitlines() if ln.startswith(f"export {variable}=")]
         if done.returncode != 0 or not lines:
-            reason = f"no PostgreSQL: set SCORECARD_PG_DSN or fix .ci/postgres.sh ({done.stderr.strip()[-300:]})"
+            reason = f"no {what}: set {variable} or fix .ci/{script} ({done.stderr.strip()[-300:]})"
             if os.environ.get("CI", "").lower() == "true":
                 pytest.fail(reason)
             pytest.skip(reason)
         dsn = lines[-1].split("=", 1)[1]
-        os.environ["SCORECARD_PG_DSN"] = dsn
+        os.environ[variable] = dsn
     return dsn
+
+
+@pytest.fixture(scope="session")
+def mysql_dsn() -> str:
+    """A reachable MariaDB: SCORECARD_MYSQL_DSN, or one started by .ci/mariadb.sh."""
+    return _server("SCORECARD_MYSQL_DSN", "mariadb.sh", "MariaDB")
+
+
+@pytest.fixture(scope="session")
+def pg_dsn(mysql_dsn) -> str:
+    """A reachable PostgreSQL: SCORECARD_PG_DSN, or one started by .ci/postgres.sh. Asking
+    for it also starts MariaDB (``mysql_dsn``): the tests that run verify against the SQL
+    servers expect every engine there."""
+    return _server("SCORECARD_PG_DSN", "postgres.sh", "PostgreSQL")
 
 
 @pytest.fixture
