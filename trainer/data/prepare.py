@@ -254,15 +254,27 @@ def _type_column(column, name: str, source: str, locate) -> tuple[str, np.ndarra
         values = column.to_numpy(zero_copy_only=False).astype(float)
         return _numeric(values, ~np.isnan(values), name, source, locate, lambda k: repr(as_text(column[k].as_py())))
     text = _text(column)
+    parsed = arrow_numbers(text)
+    if parsed is None:
+        return _type_levels(text, name, source, locate)
+    values, present = parsed
+    return _numeric(values, present, name, source, locate, lambda k: repr(text[k].as_py()))
+
+
+def arrow_numbers(text: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
+    """(values with NaN where missing, present) of a text column when pyarrow reads every
+    non-blank cell as a number, else None (Python's reading then decides, cell by cell).
+
+    A cell is blank when ``str.strip()`` empties it (null too); pyarrow reads a subset of what
+    ``float()`` reads, to the same double (tests/trainer/test_data.py)."""
     trimmed = pc.utf8_trim(text, WHITESPACE).fill_null("")
     blank = pc.equal(trimmed, "")
-    try:  # pyarrow reads a subset of what float() reads, to the same double (tests/trainer/test_data.py)
+    try:
         values = pc.cast(pc.if_else(blank, "0", trimmed), pa.float64()).to_numpy(zero_copy_only=False)
     except pa.ArrowInvalid:
-        return _type_levels(text, name, source, locate)
+        return None
     present = ~blank.to_numpy(zero_copy_only=False)
-    values = np.where(present, values, np.nan)
-    return _numeric(values, present, name, source, locate, lambda k: repr(text[k].as_py()))
+    return np.where(present, values, np.nan), present
 
 
 def _type_levels(text: pa.Array, name: str, source: str, locate) -> tuple[str, np.ndarray, str | None]:
