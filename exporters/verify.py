@@ -78,9 +78,10 @@ class FormatCheck:
     reason: str | None = None
     note: str | None = None  # e.g. how probabilities were compared
 
-    def line(self) -> str:
-        """One line for a terminal: format, engine, verdict and the first difference."""
-        where = f"{self.format:<7} {self.engine:<22}"
+    def line(self, width: int = 22) -> str:
+        """One line for a terminal: format, engine (padded to ``width``, so the lines of one
+        run align), verdict and the first difference."""
+        where = f"{self.format:<7} {self.engine:<{width}}"
         if self.ok is None:
             return f"{where} not run: {self.reason}"
         if self.ok:

@@ -503,8 +503,9 @@ def verify(model: ModelPath,
         _, batches, _ = text_batches(data, data)
         rows = [row for batch in batches for row in batch.to_pylist()]
     checks = verify_all(fitted, data=data, rows=rows)
+    width = max(len(check.engine) for check in checks)
     for check in checks:
-        print(check.line())
+        print(check.line(width))
     if any(check.ok is False for check in checks):  # ok is None for a check skipped on this machine
         raise typer.Exit(EXIT_DISAGREE)
 

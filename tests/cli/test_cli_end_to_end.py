@@ -131,6 +131,8 @@ def test_verify_prints_one_line_per_check_and_exits_1_on_a_difference(cli, train
                                             ["onnx", "onnxruntime", "matrix --explain"]]
     assert any(line.startswith("pmml") and " ok: " in line and "identical reason codes" in line for line in lines)
     assert not any("FAILED" in line for line in lines)
+    verdicts = {min(i for i in (line.find(" ok: "), line.find(" not run: ")) if i >= 0) for line in lines}
+    assert len(verdicts) == 1  # the verdicts line up, however long an engine's name
 
     tampered = json.loads(trained.read_text())
     tampered["golden"][0]["score"] += 1
