@@ -368,7 +368,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     (sql_explain.py)."""
     d = find_dialect(dialect)
     if d.via is not None:  # written in another dialect first, then by sqlglot (sql_transpile.py)
-        return transpile(render(model, d.via[0], table, view, explain, keep, statement), d, statement)
+        return transpile(render(model, d.via[0], table, view, explain, keep, statement), d.name, d.via, statement)
     table_parts, source = _path(d, table, "--table")
     target = None if view is None else _path(d, view, "--as view")[1]
     kept = None if keep is None else split_names(keep, ",", "--keep")

@@ -30,7 +30,7 @@ class ReasonArray:
     ``item`` is one term, a tuple ordered by ``-points`` then term number, holding its text
     and points (placeholders ``{i}``, ``{r}``, ``{c}``); ``ranked`` keeps the items with points
     > 0 and sorts them (``{items}``); ``size`` counts them and ``pick`` reads field ``{field}``
-    (``r`` or ``c``, as ``fields`` names them) of the ``{k}``-th (``{a}``: the ranked array).
+    (``r`` or ``c``, as ``fields`` names them) of the ``{k}``-th (1-based) (``{a}``: the ranked array).
     ``points``: each term's points cast to one type, ``{type}`` the first of ``types`` when
     every term adds whole points to any row, else the second (an array holds one type).
     ``named``: the engine names an expression where it first appears and reads it by that
@@ -45,7 +45,6 @@ class ReasonArray:
     points: str
     types: tuple[str, str]
     named: str | None = None
-    first: int = 1  # the index of an array's first element
 
 
 @dataclass(frozen=True)
@@ -191,6 +190,14 @@ CHR_CHAIN = " || ".join(f"chr({ord(c)})" for c in WHITESPACE)
 #: with the backslashes doubled for a MariaDB string literal and the braces for ``str.format``.
 PCRE_WHITESPACE = "".join(f"\\\\x{{{{{ord(c):04x}}}}}" for c in WHITESPACE)
 
+
+def _pcre_trim(function: str) -> str:
+    """``trim`` for an engine whose TRIM takes no character set: ``{}`` without the whitespace
+    at either end, by its regular-expression ``function`` (MariaDB's REGEXP_REPLACE,
+    ClickHouse's replaceRegexpAll)."""
+    return f"{function}({{}}, '^[{PCRE_WHITESPACE}]+|[{PCRE_WHITESPACE}]+$', '')"
+
+
 CASE_TERM = "CASE WHEN {condition} THEN {points} ELSE 0 END"
 CASE_PREDICTION = "CASE WHEN {score} > {threshold} THEN 1 WHEN {score} <= {threshold} THEN 0 END"
 
@@ -210,13 +217,13 @@ DIALECTS: dict[str, Dialect] = {
                     lateral=False, max_terms=900),
     "mysql": Dialect("mysql", double="CAST('{}' AS DOUBLE)", condition_term=CASE_TERM, term_keeps_null=False,
                      prediction=CASE_PREDICTION, nan_test=None,
-                     trim=f"REGEXP_REPLACE({{}}, '^[{PCRE_WHITESPACE}]+|[{PCRE_WHITESPACE}]+$', '')",
+                     trim=_pcre_trim("REGEXP_REPLACE"),
                      backslash_escapes="always", lateral=False, max_terms=900, quote="`",
                      string_form="_utf8mb4{} COLLATE utf8mb4_nopad_bin", derived_outer=False,
                      mysql_names=True),
     "clickhouse": Dialect("clickhouse", double="CAST('{}' AS Float64)", condition_term=CASE_TERM, term_keeps_null=False,
                           prediction=CASE_PREDICTION, nan_test="isNaN({})",
-                          trim=f"replaceRegexpAll({{}}, '^[{PCRE_WHITESPACE}]+|[{PCRE_WHITESPACE}]+$', '')",
+                          trim=_pcre_trim("replaceRegexpAll"),
                           backslash_escapes="always", lateral=False, max_terms=900, derived_outer=False,
                           reason_array=ReasonArray(item="tuple(-({c}), {i}, {r}, {c})",
                                                    ranked="arraySort(arrayFilter(x -> tupleElement(x, 4) > 0, [{items}]))",

@@ -37,7 +37,7 @@ from scorecard.runtime import Model
 from scorecard.runtime.explain import check_k, reason_columns, reason_texts
 
 from .registry import ExportError
-from .sql_dialects import Dialect
+from .sql_dialects import Dialect, ReasonArray
 
 #: The name the ``clickhouse`` query gives the array of a row's ranked terms (``Dialect.reason_array``).
 ARRAY_NAME = "scorecard_ranked_terms"
@@ -78,7 +78,7 @@ def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str |
     if not points:  # no terms: no reasons
         return [(f"NULL AS {d.ident(name)}", name) for name in names], []
     if d.reason_array is not None:
-        return _in_array(model, d, names, k, points, unscorable), []
+        return _in_array(model, d, d.reason_array, names, k, points, unscorable), []
     if not d.derived_outer:
         return _by_term_number(model, d, names, k, points, unscorable), []
     terms = _terms(model, d, points)
@@ -99,9 +99,7 @@ def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str |
         else:
             pick = (f'(SELECT u."{col}" FROM (SELECT t."r", t."c", ROW_NUMBER() OVER (ORDER BY t."c" DESC, t."i") '
                     f'AS "rn"\n        FROM {terms}\n        WHERE t."c" > 0) AS u WHERE u."rn" = {rank})')
-        if unscorable is not None:
-            pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
-        columns.append((f"{pick} AS {d.ident(name)}", name))
+        columns.append(_column(d, name, pick, unscorable))
     return columns, []
 
 
@@ -121,17 +119,13 @@ def _by_term_number(model: Model, d: Dialect, names: list[str], k: int, points: 
         value, rank = (of(texts), j + 1) if j < k else (c, j + 1 - k)
         pick = (f"(SELECT CASE WHEN {c} > 0 THEN {value} END\n    FROM ({numbers}) AS t\n    "
                 f"ORDER BY {c} DESC, t.{n} LIMIT 1 OFFSET {rank - 1})")
-        if unscorable is not None:
-            pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
-        columns.append((f"{pick} AS {d.ident(name)}", name))
+        columns.append(_column(d, name, pick, unscorable))
     return columns
 
 
-def _in_array(model: Model, d: Dialect, names: list[str], k: int, points: list[str],
+def _in_array(model: Model, d: Dialect, a: ReasonArray, names: list[str], k: int, points: list[str],
               unscorable: str | None) -> list[tuple[str, str]]:
-    """The reason columns read from a sorted array of the row's terms (``Dialect.reason_array``)."""
-    a = d.reason_array
-    assert a is not None
+    """The reason columns read from a sorted array of the row's terms (``a``, the dialect's ``reason_array``)."""
     whole = all(t.op != "linear" and isinstance(t.points, int) for t in model.terms)
     typed = [a.points.format(c=c, type=a.types[0 if whole else 1]) for c in points]
     items = ", ".join(a.item.format(i=j, r=d.string(text), c=c)
@@ -146,8 +140,13 @@ def _in_array(model: Model, d: Dialect, names: list[str], k: int, points: list[s
     for j, name in enumerate(names):
         field, rank = (a.fields[0], j + 1) if j < k else (a.fields[1], j + 1 - k)
         pick = (f"CASE WHEN {a.size.format(a=first if j == 0 else later)} >= {rank}\n    "
-                f"THEN {a.pick.format(a=later, k=rank - 1 + a.first, field=field)} END")
-        if unscorable is not None:
-            pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
-        columns.append((f"{pick} AS {d.ident(name)}", name))
+                f"THEN {a.pick.format(a=later, k=rank, field=field)} END")
+        columns.append(_column(d, name, pick, unscorable))
     return columns
+
+
+def _column(d: Dialect, name: str, pick: str, unscorable: str | None) -> tuple[str, str]:
+    """A reason column ``name`` from its expression: NULL where the row has no score."""
+    if unscorable is not None:
+        pick = f"CASE WHEN {unscorable} THEN NULL ELSE {pick} END"
+    return f"{pick} AS {d.ident(name)}", name

@@ -11,31 +11,29 @@ comments are kept (the dialect line names the target); ``verify`` lists these di
 from __future__ import annotations
 
 from .registry import ExportError
-from .sql_dialects import Dialect
 
 #: What sqlglot reads the ``via`` query as: the ansi query is PostgreSQL-compatible SQL.
 READ_AS = "postgres"
 
 
-def transpile(text: str, d: Dialect, statement: bool = False) -> str:
-    """``text`` (header comments, then one query), written by ``d.via``'s dialect, as ``d``'s
-    SQL; ``statement``: ending in ``;``."""
+def transpile(text: str, name: str, via: tuple[str, str], statement: bool = False) -> str:
+    """``text`` (header comments, then one query), written in ``via``'s first dialect, as
+    dialect ``name``'s SQL (``via``'s second: sqlglot's name for it); ``statement``: ending in ``;``."""
     try:
         import sqlglot
         from sqlglot.errors import SqlglotError
     except ImportError:
-        raise ExportError(f"the {d.name} dialect is written by sqlglot, which is not installed "
+        raise ExportError(f"the {name} dialect is written by sqlglot, which is not installed "
                           "(pip install 'scorecard[sql]')") from None
-    assert d.via is not None
-    base, target = d.via
+    base, target = via
     lines = text.splitlines()
     cut = next(k for k, line in enumerate(lines) if not line.startswith("--"))
-    header = [line.replace(f"-- dialect: {base};", f"-- dialect: {d.name} (written by sqlglot {sqlglot.__version__} "
+    header = [line.replace(f"-- dialect: {base};", f"-- dialect: {name} (written by sqlglot {sqlglot.__version__} "
                                                    f"from the {base} query);", 1)
               for line in lines[:cut]]
     try:
         queries = sqlglot.transpile("\n".join(lines[cut:]), read=READ_AS, write=target, pretty=True,
                                     unsupported_level=sqlglot.ErrorLevel.RAISE)
     except SqlglotError as exc:
-        raise ExportError(f"sqlglot cannot write this query in {d.name}: {str(exc).splitlines()[0]}") from None
+        raise ExportError(f"sqlglot cannot write this query in {name}: {str(exc).splitlines()[0]}") from None
     return "\n".join(header) + "\n" + ";\n".join(queries) + (";\n" if statement else "\n")

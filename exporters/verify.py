@@ -259,11 +259,17 @@ def _sql_rows(engine: str, con, model: Model, table: Table, placeholder: str, te
             chunk = table.values[start:start + per_statement]
             cur.execute(f"INSERT INTO {d.ident('input')} VALUES {', '.join([row_marks] * len(chunk))}",
                         [v for row in chunk for v in row])
-    query = sql_export.render(model, dialect=engine, explain=reasons or None).rstrip().rstrip(";")
-    added = "".join(f", q.{d.ident(name)}" for name in added_columns(model) + (reason_columns(reasons) if reasons else ()))
-    cur.execute(f"SELECT q.{d.ident(table.key)}{added} FROM ({query}\n) AS q "
-                f"ORDER BY q.{d.ident(table.key)}")
+    cur.execute(_scored_query(model, engine, table.key, reasons))
     return [tuple(row[1:]) for row in cur.fetchall()]
+
+
+def _scored_query(model: Model, engine: str, key: str, reasons: int) -> str:
+    """The exported query wrapped as a user would wrap it (it ends without ``;``): the row key
+    and the added columns, in key order."""
+    d = dialect(engine)
+    query = sql_export.render(model, dialect=engine, explain=reasons or None).rstrip()
+    added = "".join(f", q.{d.ident(name)}" for name in added_columns(model) + (reason_columns(reasons) if reasons else ()))
+    return f"SELECT q.{d.ident(key)}{added} FROM ({query}\n) AS q ORDER BY q.{d.ident(key)}"
 
 
 def _insert_frame(con, table: Table) -> None:
@@ -455,10 +461,7 @@ def check_clickhouse(model: Model, cases: list[Case], reasons: int = 0) -> Forma
         for start in range(0, len(table.values), 2000):
             rows = ", ".join("(" + ", ".join(map(literal, row)) + ")" for row in table.values[start:start + 2000])
             setup.append(f"INSERT INTO {d.ident('input')} VALUES {rows}")
-        query = sql_export.render(model, dialect="clickhouse", explain=reasons or None).rstrip().rstrip(";")
-        added = "".join(f", q.{d.ident(name)}" for name in added_columns(model) + (reason_columns(reasons) if reasons else ()))
-        job = {"setup": setup, "query": f"SELECT q.{d.ident(table.key)}{added} FROM ({query}\n) AS q "
-                                         f"ORDER BY q.{d.ident(table.key)}"}
+        job = {"setup": setup, "query": _scored_query(model, "clickhouse", table.key, reasons)}
         child = subprocess.run([sys.executable, "-c", _CHDB_CHILD], input=json.dumps(job), capture_output=True,
                                text=True, encoding="utf-8")
         if child.returncode != 0:

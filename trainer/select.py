@@ -64,7 +64,7 @@ def middle_out(grid: tuple[float, ...]) -> tuple[float, ...]:
     short run loses are the two ends of the range, and what it keeps starts where the
     fallback of :func:`choose_c0` (no C0 complete) already takes its C0."""
     middle = len(grid) // 2
-    return tuple(sorted(grid, key=lambda c0: (abs(grid.index(c0) - middle), -c0)))
+    return tuple(grid[k] for k in sorted(range(len(grid)), key=lambda k: (abs(k - middle), -grid[k])))
 
 
 def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progress: Optional[Callable] = None, *,
