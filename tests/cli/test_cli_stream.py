@@ -166,20 +166,3 @@ def test_the_zero_one_loss_on_too_many_distinct_rows_says_it_trains_on_a_sample(
     wrong = sum(predict(m, row) != row["y"] for row in data.to_dict("records"))
     assert t["train_error"] == pytest.approx(wrong / 60_000, abs=1e-12)  # the error of every row
 
-
-def test_a_csv_file_over_the_memory_limit_reads_its_numbers_as_the_in_memory_reader(cli, tmp_path):
-    """Streamed CSV numbers are read by pyarrow (data/stream.py) as prepare reads them: padded
-    with whitespace (tabs and spaces around the digits)."""
-    data = simulated(20_000).astype(object)
-    data.loc[::89, "x2"] = data.loc[::89, "x2"].map(lambda v: f" {v}\t")  # padded numbers
-    path = tmp_path / "sim.csv"
-    data.to_csv(path, index=False)
-    memory, streamed = tmp_path / "memory.json", tmp_path / "streamed.json"
-    assert cli("train", path, "--target", "y", *LOGISTIC, "-o", memory).code == 0
-    run = cli("train", path, "--target", "y", *LOGISTIC, "--memory-limit", "2M", "-o", streamed)
-    assert run.code == 0, run.err
-    a, b = model(memory), model(streamed)
-    assert b["training"]["params"]["stream"]["rows"] == 20_000
-    assert {i["name"]: i["type"] for i in b["inputs"]} == {i["name"]: i["type"] for i in a["inputs"]}
-    assert b["terms"] == a["terms"] and b["intercept"] == a["intercept"]
-    assert b["training"]["train_error"] == a["training"]["train_error"]
