@@ -72,7 +72,7 @@ from scorecard.runtime.table import added_columns
 
 from .layout import meta_lines, number_text
 from .registry import ExportError, Exporter, register
-from .sql_dialects import CASE_TERM, WHITESPACE_COLUMN, Dialect, dialect as find_dialect
+from .sql_dialects import CASE_TERM, Dialect, dialect as find_dialect
 from .sql_explain import reason_sql
 from .sql_transpile import transpile
 from .sql_names import split_names
@@ -88,6 +88,14 @@ def _label(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _last(text: str) -> str:
+    """``_label`` for text that ends a comment line: Spark SQL continues a ``--`` comment
+    whose line ends in a backslash onto the next line (which held the next term), so such a
+    text is followed by words saying so."""
+    text = _label(text)
+    return text + " (ends with a backslash)" if text.endswith("\\") else text
 
 
 def _value(d: Dialect, inp: Input, value: object) -> str:
@@ -206,7 +214,7 @@ def score_stages(model: Model, d: Dialect) -> list[str]:
     in the model's order: stage k (k >= 1) starts from ``sk."v"``, the value of stage k - 1,
     so every stage stays STAGE terms deep and the doubles are those of one long sum. The
     last stage is the score."""
-    lines = [f"+ {points}  -- {_label(t.label)}" for t, points in zip(model.terms, term_points(model, d))]
+    lines = [f"+ {points}  -- {_last(t.label)}" for t, points in zip(model.terms, term_points(model, d))]
     if d.max_terms is not None and len(lines) > d.max_terms:
         raise ExportError(f"the model has {len(lines)} terms; a {d.name} query adds at most {d.max_terms} "
                           "(a sum of N terms is an expression N levels deep, and SQLite parses at most 1000): "
@@ -214,7 +222,7 @@ def score_stages(model: Model, d: Dialect) -> list[str]:
     size = STAGE if d.lateral else max(len(lines), 1)
     chunks = [lines[k:k + size] for k in range(0, len(lines), size)] or [[]]
     sums = [[d.number(0)] + chunks[0]]
-    sums += [[f'{SCORED}{k}."v"'] + chunk for k, chunk in enumerate(chunks[1:], start=1)]
+    sums += [[f'{SCORED}{k}.{d.ident("v")}'] + chunk for k, chunk in enumerate(chunks[1:], start=1)]
     stages = ["(\n        " + "\n        ".join(total) + "\n    )" for total in sums[:-1]]
     total = "\n        ".join(sums[-1])
     tests = _missing_tests(model, d)
@@ -355,6 +363,17 @@ def _path(d: Dialect, text: str, what: str) -> tuple[list[str], str]:
     return parts, ".".join(d.ident(part) for part in parts)
 
 
+def _one_name_each(d: Dialect, names: list[str]) -> None:
+    """Refuse two names the engine would read as one (``Dialect.case_blind``: ``Age`` and
+    ``age``), naming both: the query would read an ambiguous or the wrong column."""
+    seen: dict[str, str] = {}
+    for name in names:
+        other = seen.setdefault(name.lower(), name)
+        if other != name:
+            raise ExportError(f"{other!r} and {name!r} differ only in case, and {d.name} reads names without "
+                              "regard to case, so the query could not tell the columns apart: rename one")
+
+
 def render(model: Model, dialect: str = "ansi", table: str = "input", view: str | None = None,
            explain: int | None = None, keep: str | None = None, statement: bool = False) -> str:
     """The scoring query as SQL text, ready to paste into a CTE, a subquery or a view.
@@ -375,9 +394,11 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     carried = [f"{ROW}.*"] if kept is None else [f"{ROW}.{d.ident(name)}" for name in kept]
     added = added_columns(model)
     for clash in added:
-        if any(inp.name == clash for inp in model.inputs):
+        if any(d.same_name(inp.name, clash) for inp in model.inputs):
             raise ExportError(f"input {clash!r} clashes with the column the query adds; rename it")
-    total = f'{SCORED}."score"'
+    if d.case_blind:
+        _one_name_each(d, [inp.name for inp in model.used_inputs] + (kept or []))
+    total = f'{SCORED}.{d.ident("score")}'
     threshold = d.number(model.threshold)
     outputs = [("prediction", d.prediction.format(score=total, threshold=threshold), "NULL when the score is NULL"),
                ("probability", probability_expression(model, d, total),
@@ -387,29 +408,30 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     joins = []
     columns = [(sql, "") for sql in carried]
     if d.lateral:  # the score once per row, in subqueries of the query's own columns only
-        columns += [(f'{total} AS "score"', "")]
-        columns += [(f'{sql} AS "{name}"', note) for name, sql, note in outputs]
-        joins = [f'CROSS JOIN LATERAL (SELECT {stage} AS "v" OFFSET 0 ROWS) AS {SCORED}{k}'
+        columns += [(f'{total} AS {d.ident("score")}', "")]
+        columns += [(f'{sql} AS {d.ident(name)}', note) for name, sql, note in outputs]
+        joins = [f'CROSS JOIN LATERAL (SELECT {stage} AS {d.ident("v")} {d.fence}) AS {SCORED}{k}'
                  for k, stage in enumerate(stages[:-1], start=1)]  # OFFSET 0: each stage stays a subquery
-        joins.append(f'CROSS JOIN LATERAL (SELECT {stages[-1]} AS "score") AS {SCORED}')
+        joins.append(f'CROSS JOIN LATERAL (SELECT {stages[-1]} AS {d.ident("score")}) AS {SCORED}')
     else:  # the prediction repeats the score; the probability reads it from a table of one column
-        one = f'FROM (SELECT {stages[-1]} AS "score") AS {SCORED}'
-        columns += [(f'{stages[-1]} AS "score"', "")]
-        columns += [(f'{d.prediction.format(score=stages[-1], threshold=threshold)} AS "prediction"', outputs[0][2])]
+        one = f'FROM (SELECT {stages[-1]} AS {d.ident("score")}) AS {SCORED}'
+        columns += [(f'{stages[-1]} AS {d.ident("score")}', "")]
+        columns += [(f'{d.prediction.format(score=stages[-1], threshold=threshold)} AS {d.ident("prediction")}',
+                     outputs[0][2])]
         if d.derived_outer:
-            columns += [(f'(SELECT {sql} {one}) AS "{name}"', note) for name, sql, note in outputs[1:]]
+            columns += [(f'(SELECT {sql} {one}) AS {d.ident(name)}', note) for name, sql, note in outputs[1:]]
         else:  # a derived table cannot read the row (MariaDB): the probability repeats the score
             risk = probability_expression(model, d, stages[-1])
-            columns += [(f'{risk} AS "{name}"', note) for name, _, note in outputs[1:]]
+            columns += [(f'{risk} AS {d.ident(name)}', note) for name, _, note in outputs[1:]]
     if explain is not None:
         reasons, reason_joins = reason_sql(model, d, explain, term_points(model, d), total if d.lateral else None,
                                            unscorable(model, d))
         columns += [(sql, "") for sql, _ in reasons]
         joins += reason_joins
         added += tuple(name for _, name in reasons)
-    reads_whitespace = any(WHITESPACE_COLUMN in text for text in [sql for sql, _ in columns] + joins)
+    reads_whitespace = any(d.whitespace_column in text for text in [sql for sql, _ in columns] + joins)
     if reads_whitespace:  # the characters, once per query, for every blank test
-        joins.insert(0, f'CROSS JOIN (SELECT {d.whitespace} AS "whitespace") AS w')
+        joins.insert(0, f'CROSS JOIN (SELECT {d.whitespace} AS {d.ident("whitespace")}) AS w')
     items = [sql + ("," if k < len(columns) - 1 else "") + (f"  -- {note}" if note else "")
              for k, (sql, note) in enumerate(columns)]
     query = "SELECT " + "\n    ".join(items) + f"\nFROM {source} AS {ROW}" + "".join(f"\n{join}" for join in joins)
@@ -426,7 +448,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     ]
     if any(inp.type == "categorical" for inp in model.used_inputs):
         header.append("-- a text that is empty or whitespace only is missing, as NULL is" +
-                      (" (whitespace: the characters of w.\"whitespace\", those Python's str.strip() removes)"
+                      (f" (whitespace: the characters of {d.whitespace_column}, those Python's str.strip() removes)"
                        if reads_whitespace else ""))
     if model.probability is not None:
         header.append(f"-- probability: {_risk_note(model.probability)}")
@@ -434,7 +456,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         header.append(f"-- reason_1..reason_{explain}, points_1..points_{explain}: the terms that added points > 0 "
                       "to the row (their card wording, their points), the most first, equal points in term order; "
                       "NULL where fewer terms added points or the row has no score")
-    header += [f"-- {_label(line)}" for line in meta_lines(model)]
+    header += [f"-- {_last(line)}" for line in meta_lines(model)]
     hidden = _hidden_names(model, table_parts + (kept or []))
     if hidden:
         header.append("-- these names hold invisible or control characters, written exactly in the query (an editor "

@@ -4,6 +4,10 @@ Everything the SQL exporter writes that is not plain SQL-92 goes through a :clas
 how identifiers and string literals are quoted, how an exact binary double is written, how
 a floating-point NaN is recognised and how a blank text is. Adding a dialect is adding one row to ``DIALECTS``.
 
+Spark SQL (``spark``) runs in pyspark's local mode (verify.py, spark_engine.py): backtick
+names read without regard to case, backslash escapes in strings, ``D`` doubles, arrays for the
+risk table and the reason codes, and a boolean prediction.
+
 Dialects without an engine on a test machine (T-SQL, Oracle, Snowflake, BigQuery) are not
 written by hand: their row names a dialect the query is written in first (``via``) and the
 sqlglot dialect it is translated to (sql_transpile.py), so one well-kept library owns their
@@ -100,6 +104,11 @@ class Dialect:
     ``reason_array``: reason codes ranked in an array expression rather than a subquery.
     ``ident_backslashes``: the engine reads a backslash in a quoted name as an escape
     (ClickHouse), so it is doubled there too.
+    ``fence``: what ends each stage's subquery so the engine keeps it one (a no-op ``OFFSET``:
+    Spark takes ``OFFSET 0`` but not the standard ``OFFSET 0 ROWS``).
+    ``case_blind``: the engine matches names without regard to case (Spark SQL by default:
+    ``i.`Age``` reads a column ``age``, and two columns ``a`` and ``A`` are an ambiguous
+    reference): two names the query reads that differ only in case are refused (sql.py).
     """
 
     name: str
@@ -122,6 +131,8 @@ class Dialect:
     mysql_names: bool = False
     reason_array: ReasonArray | None = None
     ident_backslashes: bool = False
+    fence: str = "OFFSET 0 ROWS"
+    case_blind: bool = False
 
     def ident(self, name: str) -> str:
         """A quoted identifier: any name is safe (double quotes are doubled)."""
@@ -176,14 +187,22 @@ class Dialect:
 
     def is_blank(self, column: str) -> str:
         """A condition true when the text ``column`` is empty or only whitespace."""
-        return self.trim.format(column, chars=WHITESPACE_COLUMN) + " = ''"
+        return self.trim.format(column, chars=self.whitespace_column) + " = ''"
 
+    @property
+    def whitespace_column(self) -> str:
+        """Where a blank test reads the whitespace characters: a column of the one-row table ``w``."""
+        return f"w.{self.ident('whitespace')}"
 
-#: Where a blank test reads the whitespace characters: a column of the one-row table ``w``.
-WHITESPACE_COLUMN = 'w."whitespace"'
+    def same_name(self, a: str, b: str) -> bool:
+        """Whether the engine reads ``a`` and ``b`` as one name (``case_blind``: ignoring case)."""
+        return a.lower() == b.lower() if self.case_blind else a == b
+
 #: ``char(9, 10, ...)`` (SQLite's char takes many code points) and ``chr(9) || chr(10) ...``.
 CHAR_LIST = "char(" + ", ".join(str(ord(c)) for c in WHITESPACE) + ")"
 CHR_CHAIN = " || ".join(f"chr({ord(c)})" for c in WHITESPACE)
+#: Spark's ``chr`` stops at 255, but its string literals read ``\uXXXX`` escapes: ``'\u0009\u000a...'``.
+UNICODE_ESCAPES = "'" + "".join(f"\\u{ord(c):04x}" for c in WHITESPACE) + "'"
 
 
 #: The same characters as a PCRE character class (MariaDB's REGEXP_REPLACE), each ``\\x{hex}``,
@@ -231,6 +250,15 @@ DIALECTS: dict[str, Dialect] = {
                                                    fields=("3", "4"), points="CAST({c} AS Nullable({type}))",
                                                    types=("Int64", "Float64"), named="({a} AS {name})"),
                           ident_backslashes=True),
+    "spark": Dialect("spark", double="{}D", condition_term=CASE_TERM, term_keeps_null=False,
+                     prediction="({score} > {threshold})", nan_test="isnan({})", trim="btrim({}, {chars})",
+                     whitespace=UNICODE_ESCAPES, array="element_at(array({items}), CAST({index} AS INT))",
+                     backslash_escapes="always", quote="`", fence="OFFSET 0", case_blind=True,
+                     reason_array=ReasonArray(item="named_struct('n', -{c}, 'i', {i}, 'r', {r}, 'c', {c})",
+                                              ranked="array_sort(filter(array({items}), term -> term.c > 0))",
+                                              size="size({a})", pick="element_at({a}, {k}).{field}",
+                                              fields=("r", "c"), points="CAST({c} AS {type})",
+                                              types=("BIGINT", "DOUBLE"))),
     **{name: Dialect(name, double="CAST('{}' AS DOUBLE PRECISION)", condition_term=CASE_TERM, term_keeps_null=False,
                      prediction=CASE_PREDICTION, nan_test=None, trim="TRIM({})", lateral=False, max_terms=900,
                      via=("ansi", target))

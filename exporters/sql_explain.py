@@ -30,6 +30,9 @@ no score. Window functions are SQL:2003.
   ``LIMIT``): the row's terms as an array of tuples ``(-points, number, text, points)``, those
   with points > 0 kept and sorted (``Dialect.reason_array``); the k-th reason is the k-th
   element's text, NULL past the array's end.
+- ``spark`` (whose ``VALUES`` list cannot read the outer row): the same array, of structs
+  ``named_struct('n', -points, 'i', number, 'r', text, 'c', points)``, built once per row in
+  a ``CROSS JOIN LATERAL`` subquery ``e``.
 """
 from __future__ import annotations
 
@@ -73,12 +76,12 @@ def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str |
     k = check_k(k)
     names = reason_columns(k)
     for name in names:
-        if any(inp.name == name for inp in model.inputs):
+        if any(d.same_name(inp.name, name) for inp in model.inputs):
             raise ExportError(f"input {name!r} clashes with the column --explain adds; rename it")
     if not points:  # no terms: no reasons
         return [(f"NULL AS {d.ident(name)}", name) for name in names], []
     if d.reason_array is not None:
-        return _in_array(model, d, d.reason_array, names, k, points, unscorable), []
+        return _in_array(model, d, d.reason_array, names, k, points, unscorable)
     if not d.derived_outer:
         return _by_term_number(model, d, names, k, points, unscorable), []
     terms = _terms(model, d, points)
@@ -124,15 +127,20 @@ def _by_term_number(model: Model, d: Dialect, names: list[str], k: int, points: 
 
 
 def _in_array(model: Model, d: Dialect, a: ReasonArray, names: list[str], k: int, points: list[str],
-              unscorable: str | None) -> list[tuple[str, str]]:
-    """The reason columns read from a sorted array of the row's terms (``a``, the dialect's ``reason_array``)."""
+              unscorable: str | None) -> tuple[list[tuple[str, str]], list[str]]:
+    """The reason columns read from a sorted array of the row's terms (``a``, the dialect's
+    ``reason_array``), and the join that holds the array where the dialect has ``LATERAL``."""
     whole = all(t.op != "linear" and isinstance(t.points, int) for t in model.terms)
     typed = [a.points.format(c=c, type=a.types[0 if whole else 1]) for c in points]
     items = ", ".join(a.item.format(i=j, r=d.string(text), c=c)
                       for j, (text, c) in enumerate(zip(reason_texts(model), typed), start=1))
     ranked = a.ranked.format(items=items)
     first = later = ranked  # where the array first appears, and after that
-    if a.named is not None:
+    joins = []
+    if d.lateral:  # once per row in a subquery of its own, read through its alias (no column can shadow it)
+        joins = [f"CROSS JOIN LATERAL (SELECT {ranked} AS {d.ident(ARRAY_NAME)}) AS e"]
+        first = later = f"e.{d.ident(ARRAY_NAME)}"
+    elif a.named is not None:
         if any(inp.name == ARRAY_NAME for inp in model.inputs):
             raise ExportError(f"input {ARRAY_NAME!r} clashes with the name the {d.name} query gives its reasons: rename it")
         first, later = a.named.format(a=ranked, name=d.ident(ARRAY_NAME)), d.ident(ARRAY_NAME)
@@ -142,7 +150,7 @@ def _in_array(model: Model, d: Dialect, a: ReasonArray, names: list[str], k: int
         pick = (f"CASE WHEN {a.size.format(a=first if j == 0 else later)} >= {rank}\n    "
                 f"THEN {a.pick.format(a=later, k=rank, field=field)} END")
         columns.append(_column(d, name, pick, unscorable))
-    return columns
+    return columns, joins
 
 
 def _column(d: Dialect, name: str, pick: str, unscorable: str | None) -> tuple[str, str]:

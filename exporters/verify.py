@@ -4,7 +4,8 @@
 ``scorecard.runtime`` and with each export the machine can run: the ``python`` file in
 CPython, the ``sql`` query in SQLite, DuckDB and PostgreSQL, the ``onnx`` graph in
 onnxruntime; the ``mysql`` query in MariaDB (or MySQL) at ``SCORECARD_MYSQL_DSN``, the
-``clickhouse`` query in chdb (ClickHouse in a child process). The
+``clickhouse`` query in chdb (ClickHouse in a child process), the ``spark`` query in Spark SQL
+(pyspark in local mode, one session in a child process for the whole run: spark_engine.py). The
 dialects written through sqlglot (T-SQL, Oracle, Snowflake, BigQuery) are written, and listed
 as not run: no engine of theirs runs here. A score must be numerically equal to the runtime's (None where the runtime has
 none), and so must the prediction. A model with a score-to-risk map (``model.probability``)
@@ -44,6 +45,7 @@ from scorecard.runtime.table import added_columns, csv_records, open_csv
 from . import onnx as onnx_export
 from . import pmml as pmml_export
 from . import python as python_export
+from . import spark_engine
 from . import sql as sql_export
 from .layout import card, card_total, percent_text
 from .registry import ExportError
@@ -214,7 +216,7 @@ class Table:
 
 def _table(model: Model, cases: list[Case]) -> Table:
     key = "_row"
-    while any(inp.name == key for inp in model.inputs):
+    while any(inp.name.lower() == key for inp in model.inputs):  # Spark reads names without regard to case
         key = "_" + key
     columns = []
     cells = []
@@ -476,6 +478,35 @@ def check_clickhouse(model: Model, cases: list[Case], reasons: int = 0) -> Forma
     return _run("sql", _explained(engine, reasons), cases, run, model.probability, reasons)
 
 
+def check_spark(model: Model, cases: list[Case], reasons: int = 0) -> FormatCheck:
+    """The spark-dialect query in Spark SQL: pyspark in local mode, in the child process this
+    process shares for every check (spark_engine.py), over a view of BIGINT, DOUBLE and STRING
+    columns. Not run when pyspark or Java is missing, or the session cannot start."""
+    why = spark_engine.missing()
+    if why is not None:
+        return _skip("sql", _explained("spark", reasons), why)
+    engine = _explained(spark_engine.engine_name(), reasons)
+    table = _table(model, cases)
+    try:
+        query = _scored_query(model, "spark", table.key, reasons)
+    except ExportError as exc:
+        return _skip("sql", engine, f"the export refuses this model: {exc}")
+    session = spark_engine.shared()
+    try:
+        session.start()
+    except spark_engine.SparkError as exc:
+        return _skip("sql", engine, f"Spark could not start: {exc}")
+    columns = [(table.key, "int")] + [(inp.name, kind) for inp, kind in table.columns]
+
+    def run() -> list[Result]:
+        answer = session.run(columns, table.values, [query])[0]
+        if isinstance(answer, str):
+            raise RuntimeError(f"Spark failed: {answer}")
+        return [tuple(row[1:]) for row in answer]
+
+    return _run("sql", engine, cases, run, model.probability, reasons)
+
+
 def check_not_runnable(model: Model, name: str) -> FormatCheck:
     """A dialect written through sqlglot (sql_transpile.py): written, with and without reason
     codes, so an export it cannot write is reported, and listed as not run, never ok."""
@@ -671,12 +702,15 @@ def verify(model: Model, rows: list[dict] | None = None, pg_dsn: str | None = No
     """Check the card and every code export on the golden rows (and ``rows``) in every
     available engine."""
     k = reasons_for(model)
+    if spark_engine.missing() is None:
+        spark_engine.shared()  # its Java VM boots while the other engines run
     cases = cases_for(model, rows, k)
     checks = [check_golden(model, cases), check_card(model, cases)] if model.golden else []
     for reasons in (0, k):  # the exports as written by default, then with their reason codes
         checks += [check_python(model, cases, reasons), check_sqlite(model, cases, reasons),
                    check_duckdb(model, cases, reasons), check_postgres(model, cases, pg_dsn, reasons),
                    check_mysql(model, cases, mysql_dsn, reasons), check_clickhouse(model, cases, reasons),
+                   check_spark(model, cases, reasons),
                    check_onnx(model, cases, reasons=reasons), check_onnx(model, cases, "matrix", reasons)]
     checks.append(check_pmml(model, cases))  # its reason codes are part of the file: checked each time
     checks += [check_not_runnable(model, name) for name, d in DIALECTS.items() if d.via is not None]

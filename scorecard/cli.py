@@ -438,7 +438,7 @@ def predict(model: ModelPath, data: Data,
 def export(model: ModelPath,
            format: Annotated[str, typer.Option("--format", help="html, latex, python, sql, onnx, pmml or text.")],
            output: Annotated[str, typer.Option("-o", "--output", help="Where to write the file.")],
-           dialect: Annotated[Optional[str], typer.Option("--dialect", help="sql: sqlite, duckdb, postgres, mysql (MariaDB), clickhouse, ansi; written through sqlglot: tsql, oracle, snowflake, bigquery.")] = None,
+           dialect: Annotated[Optional[str], typer.Option("--dialect", help="sql: sqlite, duckdb, postgres, mysql (MariaDB), clickhouse, spark (Spark SQL), ansi; written through sqlglot: tsql, oracle, snowflake, bigquery.")] = None,
            table: Annotated[Optional[str], typer.Option(
                "--table", metavar="PATH", help="sql: the table to read (default input), a dotted path "
                "db.schema.table, each part quoted for the dialect; a part holding a dot or a double quote goes "

@@ -9,7 +9,7 @@ SELECT i.*,
         0
         + 2 * i.`UniformityOfCellSize`  -- UniformityOfCellSize
         + 1 * i.`BareNuclei`  -- BareNuclei
-    ) AS "score",
+    ) AS `score`,
     CASE WHEN (  -- a NULL input makes the sum NULL
         0
         + 2 * i.`UniformityOfCellSize`  -- UniformityOfCellSize
@@ -18,5 +18,5 @@ SELECT i.*,
         0
         + 2 * i.`UniformityOfCellSize`  -- UniformityOfCellSize
         + 1 * i.`BareNuclei`  -- BareNuclei
-    ) <= 8 THEN 0 END AS "prediction"  -- NULL when the score is NULL
+    ) <= 8 THEN 0 END AS `prediction`  -- NULL when the score is NULL
 FROM `input` AS i

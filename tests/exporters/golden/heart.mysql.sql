@@ -17,7 +17,7 @@ SELECT i.*,
         + CAST('-1.7' AS DOUBLE) * i.`MaxExerciseHRTargetRatio`  -- -1.7 x HR ratio
         + CASE WHEN i.`Male` = 1 THEN CAST('0.3' AS DOUBLE) ELSE 0 END  -- male
         + 1 * i.`ExerciseAngina`  -- exercise angina
-    END AS "score",
+    END AS `score`,
     CASE WHEN CASE WHEN (i.`MaxExerciseHRTargetRatio` IS NULL)
            OR (i.`Male` IS NULL)
     THEN NULL  -- a missing input: no score
@@ -42,5 +42,5 @@ SELECT i.*,
         + CAST('-1.7' AS DOUBLE) * i.`MaxExerciseHRTargetRatio`  -- -1.7 x HR ratio
         + CASE WHEN i.`Male` = 1 THEN CAST('0.3' AS DOUBLE) ELSE 0 END  -- male
         + 1 * i.`ExerciseAngina`  -- exercise angina
-    END <= CAST('1.1' AS DOUBLE) THEN 0 END AS "prediction"  -- NULL when the score is NULL
+    END <= CAST('1.1' AS DOUBLE) THEN 0 END AS `prediction`  -- NULL when the score is NULL
 FROM `input` AS i

@@ -18,7 +18,7 @@ SELECT i.*,
         + CASE WHEN i.`spore_print_color` = _utf8mb4'green' COLLATE utf8mb4_nopad_bin THEN 5 ELSE 0 END  -- spore print green
         + CASE WHEN i.`stalk_root` IN (_utf8mb4'club' COLLATE utf8mb4_nopad_bin, _utf8mb4'rooted' COLLATE utf8mb4_nopad_bin) THEN -1 ELSE 0 END  -- stalk root club or rooted
         + CASE WHEN i.`gill_size` = _utf8mb4'narrow' COLLATE utf8mb4_nopad_bin THEN 2 ELSE 0 END  -- gill size narrow
-    END AS "score",
+    END AS `score`,
     CASE WHEN CASE WHEN ((i.`odor` IS NULL OR REGEXP_REPLACE(i.`odor`, '^[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+|[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+$', '') = '')
            OR (i.`spore_print_color` IS NULL OR REGEXP_REPLACE(i.`spore_print_color`, '^[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+|[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+$', '') = ''))
            OR ((i.`stalk_root` IS NULL OR REGEXP_REPLACE(i.`stalk_root`, '^[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+|[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+$', '') = '')
@@ -43,5 +43,5 @@ SELECT i.*,
         + CASE WHEN i.`spore_print_color` = _utf8mb4'green' COLLATE utf8mb4_nopad_bin THEN 5 ELSE 0 END  -- spore print green
         + CASE WHEN i.`stalk_root` IN (_utf8mb4'club' COLLATE utf8mb4_nopad_bin, _utf8mb4'rooted' COLLATE utf8mb4_nopad_bin) THEN -1 ELSE 0 END  -- stalk root club or rooted
         + CASE WHEN i.`gill_size` = _utf8mb4'narrow' COLLATE utf8mb4_nopad_bin THEN 2 ELSE 0 END  -- gill size narrow
-    END <= 1 THEN 0 END AS "prediction"  -- NULL when the score is NULL
+    END <= 1 THEN 0 END AS `prediction`  -- NULL when the score is NULL
 FROM `input` AS i

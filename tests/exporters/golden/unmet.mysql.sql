@@ -15,7 +15,7 @@ SELECT i.*,
         + CASE WHEN i.`gill_size` = _utf8mb4'narrow' COLLATE utf8mb4_nopad_bin THEN 2 ELSE 0 END  -- gill size narrow
         + CASE WHEN i.`stalk_root` IS NULL OR REGEXP_REPLACE(i.`stalk_root`, '^[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+|[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+$', '') = '' THEN 3 ELSE 0 END  -- stalk root unknown
         + CASE WHEN i.`stalk_root` = _utf8mb4'bulbous' COLLATE utf8mb4_nopad_bin THEN 1 ELSE 0 END  -- stalk root bulbous
-    ) AS "score",
+    ) AS `score`,
     CASE WHEN (  -- no input makes the score NULL: a missing value adds 0 or its 'unknown' points
         0
         + CASE WHEN i.`odor` IN (_utf8mb4'foul' COLLATE utf8mb4_nopad_bin, _utf8mb4'pungent' COLLATE utf8mb4_nopad_bin, _utf8mb4'creosote' COLLATE utf8mb4_nopad_bin, _utf8mb4'fishy' COLLATE utf8mb4_nopad_bin, _utf8mb4'spicy' COLLATE utf8mb4_nopad_bin, _utf8mb4'musty' COLLATE utf8mb4_nopad_bin) THEN 6 ELSE 0 END  -- odor is bad
@@ -34,5 +34,5 @@ SELECT i.*,
         + CASE WHEN i.`gill_size` = _utf8mb4'narrow' COLLATE utf8mb4_nopad_bin THEN 2 ELSE 0 END  -- gill size narrow
         + CASE WHEN i.`stalk_root` IS NULL OR REGEXP_REPLACE(i.`stalk_root`, '^[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+|[\\x{0009}\\x{000a}\\x{000b}\\x{000c}\\x{000d}\\x{001c}\\x{001d}\\x{001e}\\x{001f}\\x{0020}\\x{0085}\\x{00a0}\\x{1680}\\x{2000}\\x{2001}\\x{2002}\\x{2003}\\x{2004}\\x{2005}\\x{2006}\\x{2007}\\x{2008}\\x{2009}\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}]+$', '') = '' THEN 3 ELSE 0 END  -- stalk root unknown
         + CASE WHEN i.`stalk_root` = _utf8mb4'bulbous' COLLATE utf8mb4_nopad_bin THEN 1 ELSE 0 END  -- stalk root bulbous
-    ) <= 1 THEN 0 END AS "prediction"  -- NULL when the score is NULL
+    ) <= 1 THEN 0 END AS `prediction`  -- NULL when the score is NULL
 FROM `input` AS i
