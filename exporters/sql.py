@@ -217,8 +217,7 @@ def score_stages(model: Model, d: Dialect) -> list[str]:
     lines = [f"+ {points}  -- {_last(t.label)}" for t, points in zip(model.terms, term_points(model, d))]
     if d.max_terms is not None and len(lines) > d.max_terms:
         raise ExportError(f"the model has {len(lines)} terms; a {d.name} query adds at most {d.max_terms} "
-                          "(a sum of N terms is an expression N levels deep, and SQLite parses at most 1000): "
-                          "use the duckdb or postgres dialect, or the python export")
+                          f"({d.too_long}): use the duckdb or postgres dialect, or the python export")
     size = STAGE if d.lateral else max(len(lines), 1)
     chunks = [lines[k:k + size] for k in range(0, len(lines), size)] or [[]]
     sums = [[d.number(0)] + chunks[0]]
@@ -364,7 +363,7 @@ def _path(d: Dialect, text: str, what: str) -> tuple[list[str], str]:
 
 
 def _one_name_each(d: Dialect, names: list[str]) -> None:
-    """Refuse two names the engine would read as one (``Dialect.case_blind``: ``Age`` and
+    """Refuse two inputs the engine would read as one (``Dialect.case_blind``: ``Age`` and
     ``age``), naming both: the query would read an ambiguous or the wrong column."""
     seen: dict[str, str] = {}
     for name in names:
@@ -394,10 +393,11 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     carried = [f"{ROW}.*"] if kept is None else [f"{ROW}.{d.ident(name)}" for name in kept]
     added = added_columns(model)
     for clash in added:
-        if any(d.same_name(inp.name, clash) for inp in model.inputs):
-            raise ExportError(f"input {clash!r} clashes with the column the query adds; rename it")
+        for inp in model.inputs:
+            if d.same_name(inp.name, clash):
+                raise ExportError(f"input {inp.name!r} clashes with the column the query adds; rename it")
     if d.case_blind:
-        _one_name_each(d, [inp.name for inp in model.used_inputs] + (kept or []))
+        _one_name_each(d, [inp.name for inp in model.used_inputs])
     total = f'{SCORED}.{d.ident("score")}'
     threshold = d.number(model.threshold)
     outputs = [("prediction", d.prediction.format(score=total, threshold=threshold), "NULL when the score is NULL"),
@@ -410,7 +410,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     if d.lateral:  # the score once per row, in subqueries of the query's own columns only
         columns += [(f'{total} AS {d.ident("score")}', "")]
         columns += [(f'{sql} AS {d.ident(name)}', note) for name, sql, note in outputs]
-        joins = [f'CROSS JOIN LATERAL (SELECT {stage} AS {d.ident("v")} {d.fence}) AS {SCORED}{k}'
+        joins = [f'CROSS JOIN LATERAL (SELECT {stage} AS {d.ident("v")} OFFSET 0 ROWS) AS {SCORED}{k}'
                  for k, stage in enumerate(stages[:-1], start=1)]  # OFFSET 0: each stage stays a subquery
         joins.append(f'CROSS JOIN LATERAL (SELECT {stages[-1]} AS {d.ident("score")}) AS {SCORED}')
     else:  # the prediction repeats the score; the probability reads it from a table of one column

@@ -104,8 +104,11 @@ class Dialect:
     ``reason_array``: reason codes ranked in an array expression rather than a subquery.
     ``ident_backslashes``: the engine reads a backslash in a quoted name as an escape
     (ClickHouse), so it is doubled there too.
-    ``fence``: what ends each stage's subquery so the engine keeps it one (a no-op ``OFFSET``:
-    Spark takes ``OFFSET 0`` but not the standard ``OFFSET 0 ROWS``).
+    ``too_long``: why ``max_terms`` bounds the model, for the message that refuses a longer one.
+    Spark: its parser fails on a sum some 500 terms deep, and its optimizer ran for over ten
+    minutes on 260 terms added in two ``LATERAL`` stages (constraint propagation canonicalising
+    the sums), so ``spark`` takes one stage, at most 200 terms (under two seconds on a quiet
+    machine).
     ``case_blind``: the engine matches names without regard to case (Spark SQL by default:
     ``i.`Age``` reads a column ``age``, and two columns ``a`` and ``A`` are an ambiguous
     reference): two names the query reads that differ only in case are refused (sql.py).
@@ -123,6 +126,7 @@ class Dialect:
     backslash_escapes: bool | str = False
     lateral: bool = True
     max_terms: int | None = None
+    too_long: str = "a sum of N terms is an expression N levels deep, and SQLite parses at most 1000"
     max_name_bytes: int | None = None
     quote: str = '"'
     string_form: str = "{}"
@@ -131,7 +135,6 @@ class Dialect:
     mysql_names: bool = False
     reason_array: ReasonArray | None = None
     ident_backslashes: bool = False
-    fence: str = "OFFSET 0 ROWS"
     case_blind: bool = False
 
     def ident(self, name: str) -> str:
@@ -253,7 +256,8 @@ DIALECTS: dict[str, Dialect] = {
     "spark": Dialect("spark", double="{}D", condition_term=CASE_TERM, term_keeps_null=False,
                      prediction="({score} > {threshold})", nan_test="isnan({})", trim="btrim({}, {chars})",
                      whitespace=UNICODE_ESCAPES, array="element_at(array({items}), CAST({index} AS INT))",
-                     backslash_escapes="always", quote="`", fence="OFFSET 0", case_blind=True,
+                     backslash_escapes="always", quote="`", case_blind=True, max_terms=200,
+                     too_long="Spark's parser fails on a longer sum and its optimizer stalls on one in stages",
                      reason_array=ReasonArray(item="named_struct('n', -{c}, 'i', {i}, 'r', {r}, 'c', {c})",
                                               ranked="array_sort(filter(array({items}), term -> term.c > 0))",
                                               size="size({a})", pick="element_at({a}, {k}).{field}",

@@ -76,8 +76,9 @@ def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str |
     k = check_k(k)
     names = reason_columns(k)
     for name in names:
-        if any(d.same_name(inp.name, name) for inp in model.inputs):
-            raise ExportError(f"input {name!r} clashes with the column --explain adds; rename it")
+        for inp in model.inputs:
+            if d.same_name(inp.name, name):
+                raise ExportError(f"input {inp.name!r} clashes with the column --explain adds; rename it")
     if not points:  # no terms: no reasons
         return [(f"NULL AS {d.ident(name)}", name) for name in names], []
     if d.reason_array is not None:

@@ -143,8 +143,8 @@ def test_verify_passes_on_hostile_names(pg_dsn):
     # MariaDB refuses the name with an emoji (its names stop at U+FFFF): not run, with the reason
     # (tests/exporters/test_sql_engines.py runs the same model without the emoji there)
     assert [(c.format, c.ok) for c in checks] == [("model", True), ("card", True)] + [
-        ("python", True), ("sql", True), ("sql", True), ("sql", True), ("sql", None), ("sql", True), ("onnx", True),
-        ("onnx", True)] * 2 + [
+        ("python", True), ("sql", True), ("sql", True), ("sql", True), ("sql", None), ("sql", True), ("sql", True),
+        ("onnx", True), ("onnx", True)] * 2 + [
         ("pmml", True)] + [("sql", None)] * 4, \
         [c.line() for c in checks]
     assert all("U+1F642" in c.reason for c in checks if c.engine.startswith("mysql"))

@@ -144,5 +144,5 @@ def test_verify_lists_the_sqlglot_dialects_as_not_run(mysql_dsn):
 
 
 def test_an_unknown_dialect_names_the_known_ones():
-    with pytest.raises(ExportError, match="known: ansi, bigquery, clickhouse, duckdb, mysql, oracle, postgres, snowflake, sqlite, tsql"):
-        sql_export.render(paper_models.breastcancer(), dialect="spark")
+    with pytest.raises(ExportError, match="known: ansi, bigquery, clickhouse, duckdb, mysql, oracle, postgres, snowflake, spark, sqlite, tsql"):
+        sql_export.render(paper_models.breastcancer(), dialect="hive")

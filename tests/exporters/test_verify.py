@@ -12,7 +12,7 @@ from scorecard.exporters.verify import FormatCheck, verify, verify_all
 from scorecard.runtime import GoldenRow, RowError
 
 ENGINES = [("python", "python"), ("sql", "sqlite"), ("sql", "duckdb"), ("sql", "postgres"), ("sql", "mysql"),
-           ("sql", "clickhouse"), ("onnx", "onnxruntime"), ("onnx", "onnxruntime"), ("pmml", "jpmml-evaluator")]
+           ("sql", "clickhouse"), ("sql", "spark"), ("onnx", "onnxruntime"), ("onnx", "onnxruntime"), ("pmml", "jpmml-evaluator")]
 #: Dialects written through sqlglot, whose engines cannot run here: listed, never ok.
 NOT_RUN = [("sql", "tsql"), ("sql", "oracle"), ("sql", "snowflake"), ("sql", "bigquery")]
 
@@ -29,10 +29,10 @@ def test_every_export_agrees_on_golden_and_data_rows(name, pg_dsn):
     checks = verify(model, rows, pg_dsn=pg_dsn)
     assert engines(checks) == [("model", "golden"), ("card", "hand-added")] + ENGINES[:-1] + ENGINES + NOT_RUN
     assert [" matrix" in c.engine for c in checks if c.format == "onnx"] == [False, True, False, True]
-    assert all("--explain" in c.engine and "identical reasons" in c.line() for c in checks[10:18])
+    assert all("--explain" in c.engine and "identical reasons" in c.line() for c in checks[11:20])
     assert name != "mushroom" or sum(c.score is None for c in verify_module.cases_for(model, rows)) > 400
     assert [(c.ok, c.mismatches, c.rows) for c in checks] == (
-        [(True, 0, 20)] * 2 + [(True, 0, 20 + len(rows))] * 17 + [(None, 0, 0)] * 4), [c.line() for c in checks]
+        [(True, 0, 20)] * 2 + [(True, 0, 20 + len(rows))] * 19 + [(None, 0, 0)] * 4), [c.line() for c in checks]
     assert all(c.line().endswith("not run: no engine here") for c in checks[-4:])
 
 
