@@ -220,6 +220,11 @@ def _pcre_trim(function: str) -> str:
     return f"{function}({{}}, '^[{PCRE_WHITESPACE}]+|[{PCRE_WHITESPACE}]+$', '')"
 
 
+#: Spark's lookup tests the index for NULL itself: Spark 4.3's generated code read a NULL column
+#: index of ``element_at`` over an array literal as -1, the last element (a row without a score
+#: got the top risk), where a NULL literal index gave NULL.
+SPARK_ARRAY = "CASE WHEN {index} IS NOT NULL THEN element_at(array({items}), CAST({index} AS INT)) END"
+
 CASE_TERM = "CASE WHEN {condition} THEN {points} ELSE 0 END"
 CASE_PREDICTION = "CASE WHEN {score} > {threshold} THEN 1 WHEN {score} <= {threshold} THEN 0 END"
 
@@ -255,7 +260,7 @@ DIALECTS: dict[str, Dialect] = {
                           ident_backslashes=True),
     "spark": Dialect("spark", double="{}D", condition_term=CASE_TERM, term_keeps_null=False,
                      prediction="({score} > {threshold})", nan_test="isnan({})", trim="btrim({}, {chars})",
-                     whitespace=UNICODE_ESCAPES, array="element_at(array({items}), CAST({index} AS INT))",
+                     whitespace=UNICODE_ESCAPES, array=SPARK_ARRAY,
                      backslash_escapes="always", quote="`", case_blind=True, max_terms=200,
                      too_long="Spark's parser fails on a longer sum and its optimizer stalls on one in stages",
                      reason_array=ReasonArray(item="named_struct('n', -{c}, 'i', {i}, 'r', {r}, 'c', {c})",

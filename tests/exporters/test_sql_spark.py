@@ -75,6 +75,16 @@ def test_spark_runs_the_hostile_model_with_its_missing_number(spark):
     assert "-- % & $ # _ { } ~ ^ \\ (ends with a backslash)\n" in text
 
 
+def test_spark_gives_no_risk_where_there_is_no_score(spark):
+    """A risk table read by index: a row missing an input has no score and so no risk (Spark
+    4.3's generated code read the NULL index as -1, the last risk, until the query tested it)."""
+    model = paper_models.labelled()
+    rows = [{"UniformityOfCellSize": 3, "BareNuclei": None}, {"UniformityOfCellSize": 9, "BareNuclei": 10}]
+    checks = _spark(model, rows)
+    assert [c.ok for c in checks] == [True, True], [c.line() for c in checks]
+    assert "element_at(array(" in sql_export.render(model, dialect="spark")
+
+
 def test_spark_compares_categories_exactly_knows_every_blank_and_nan(spark):
     """Text compared byte for byte ('Yes ' is not 'yes'); Unicode spaces alone are missing, as
     str.strip() says; a NaN meets no cut-off (Spark sorts NaN above every number)."""
