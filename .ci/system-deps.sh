@@ -3,7 +3,7 @@
 # chromium (HTML printing), pdflatex with the packages the LaTeX template loads (LaTeX
 # export), a CJK font (the hostile-name tests print a CJK character), pdftotext (reading
 # the PDFs back), PostgreSQL 15 (the postgres SQL dialect), MariaDB (the mysql SQL dialect), a Java
-# runtime (the PMML export in JPMML-Evaluator). Does nothing when all are present.
+# runtime (the PMML export in JPMML-Evaluator, the spark SQL dialect in pyspark). Does nothing when all are present.
 # Debian/Ubuntu (apt-get); needs root or sudo only when something has to be installed.
 set -euo pipefail
 
