@@ -136,6 +136,20 @@ def test_a_csv_column_of_numbers_then_text_is_categorical_with_its_cells_as_writ
     assert b["training"]["objective"] == pytest.approx(a["training"]["objective"], rel=1e-12)
 
 
+def test_streamed_parquet_types_boolean_and_category_columns_as_the_in_memory_reader(cli, tmp_path):
+    data = simulated(3_000)
+    data["flag"] = data["x0"] > 2  # a boolean column: its text, "true"/"false", as in memory
+    data["band"] = pd.Categorical(np.where(data["x1"] > 1, "high", "low"))
+    path, memory, streamed = tmp_path / "b.parquet", tmp_path / "memory.json", tmp_path / "streamed.json"
+    data.to_parquet(path)
+    assert cli("train", path, "--target", "y", *LOGISTIC, "-o", memory).code == 0
+    run = cli("train", path, "--target", "y", *LOGISTIC, "--memory-limit", "100K", "-o", streamed)
+    assert run.code == 0 and "read in row groups" in run.err, run.err
+    a, b = model(memory), model(streamed)
+    assert b["inputs"] == a["inputs"] and {i["name"]: i["type"] for i in b["inputs"]}["flag"] == "categorical"
+    assert b["terms"] == a["terms"] and b["intercept"] == a["intercept"]
+
+
 def test_metadata_for_a_column_streamed_data_lacks_is_refused(cli, tmp_path, parquet):
     out = tmp_path / "m.json"
     run = cli("train", parquet, "--target", "y", *LOGISTIC, "--memory-limit", "1M", "--unit", "x9=kg", "-o", out)
