@@ -270,5 +270,7 @@ def test_streamed_csv_text_columns_read_their_numbers_as_prepare_reads_each_cell
         assert values.dtype == np.float64 and [v.hex() for v in values.tolist() if v == v] == \
             [float(e).hex() for e in expected if e == e]
     assert _numbers(pa.array(["1", "high", ""]), "x", "f.csv (rows from 1)") is None
+    big = _numbers(pa.array([2**60 + 1, None, 3], pa.int64()), "n", "f.parquet (rows from 1)")  # Parquet integers
+    assert big[0] == float(2**60 + 1) and np.isnan(big[1]) and big[2] == 3.0
     with pytest.raises(DataError, match="f.csv \\(rows from 1\\): column 'x' holds 'nan' on row 1, which is not a finite"):
         _numbers(pa.array(["1", "nan", ""]), "x", "f.csv (rows from 1)")

@@ -247,6 +247,12 @@ def _native(column: pa.Array) -> bool:
     return pa.types.is_integer(column.type) or pa.types.is_floating(column.type)
 
 
+def _floats(column: pa.Array) -> np.ndarray:
+    """A column of Parquet numbers as float64, NaN where null (an integer beyond 2^53 rounded, as
+    ``prepare`` reads it; pyarrow's cast would refuse it)."""
+    return column.to_numpy(zero_copy_only=False).astype(np.float64)
+
+
 def _missing(cells: list[str | None], codes: np.ndarray) -> int:
     """How many rows of a text column (``prepare._levels``: distinct cells, each row's) are missing."""
     absent = [k for k, c in enumerate(cells) if c is None]
@@ -260,7 +266,7 @@ def _numbers(column: pa.Array, name: str, where: str) -> np.ndarray | None:
     of each cell (``prepare._number``). A non-finite or huge number is refused as ``prepare``
     refuses it (``where``: file, first row)."""
     if _native(column):
-        values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
+        values = _floats(column)
         present = ~np.isnan(values)
     elif (parsed := arrow_numbers(_text(column))) is not None:
         values, present = parsed
@@ -290,7 +296,7 @@ def scan_batch(batch: pa.RecordBatch, target: str, where: str) -> tuple[dict[str
         if name == target:
             s.numeric = s.binary = False
             if _native(column):  # numbers: their distinct values as text
-                values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
+                values = _floats(column)
                 present = values[~np.isnan(values)]
                 s.missing = int(len(values) - len(present))
                 s.add_levels({_as_text(float(v)) for v in np.unique(present)})
@@ -411,7 +417,7 @@ class Streamed:
         positive = self.sample.target.positive
         number = isinstance(positive, (int, float)) and not isinstance(positive, bool)
         if number and _native(column):
-            values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
+            values = _floats(column)
             return np.where(values == float(positive), 1, -1).astype(np.int8)
         cells, codes = _levels(_text(column))  # each distinct cell read once
         if number:
