@@ -109,17 +109,21 @@ class BatchScorer:
         columns: dict[str, Column] = {}
         for position, inp in enumerate(self.model.used_inputs):
             cells = batch.column(inp.name)
-            plain = None if inp.type == "categorical" else _plain_numbers(cells)
-            if plain is not None:  # no whitespace to trim, every filled cell a number
-                parsed, missing = plain
-                ok = np.ones(n, dtype=bool)
-            else:
-                trimmed = _trim(cells)
-                missing = _np(pc.equal(trimmed, ""))
             if inp.type == "categorical":
+                missing = _np(pc.equal(_trim(cells), ""))
                 columns[inp.name] = policy_column(self.model, inp.name, missing, text=cells)
+            elif cells.type == pa.float64():  # read as numbers: every cell empty (null) or finite
+                parsed, missing = _float_cells(cells)
+                columns[inp.name] = policy_column(self.model, inp.name, missing, number=parsed,
+                                                  integral=self._integral(inp.name, parsed))
             else:
-                if plain is None:
+                plain = _plain_numbers(cells)
+                if plain is not None:  # no whitespace to trim, every filled cell a number
+                    parsed, missing = plain
+                    ok = np.ones(n, dtype=bool)
+                else:
+                    trimmed = _trim(cells)
+                    missing = _np(pc.equal(trimmed, ""))
                     ok = _np(pc.match_substring_regex(trimmed, NUMBER))
                     parsed = _np(pc.cast(pc.if_else(pa.array(ok), trimmed, "0"), pa.float64()))
                 finite = np.isfinite(parsed)
@@ -129,15 +133,18 @@ class BatchScorer:
                     cell = cells[k].as_py()
                     what = "is not a finite number" if ok[k] else "is not a number"
                     refused.append((k, position, f"column {inp.name!r}: {cell!r} {what}"))
-                limit = self.model.int_limits.get(inp.name, EXACT)
-                integral = (np.floor(parsed) == parsed) & (np.abs(parsed) <= limit)
-                columns[inp.name] = policy_column(self.model, inp.name, missing, number=parsed, integral=integral)
+                columns[inp.name] = policy_column(self.model, inp.name, missing, number=parsed,
+                                                  integral=self._integral(inp.name, parsed))
             if inp.name in self.needed:
                 scored &= ~missing
         if refused:
             row, _, message = min(refused)
             raise RowRefused(row, message)
         return columns, scored
+
+    def _integral(self, name: str, parsed: np.ndarray) -> np.ndarray:
+        """Where the runtime holds an input's value as an int: integral, within its int limit."""
+        return (np.floor(parsed) == parsed) & (np.abs(parsed) <= self.model.int_limits.get(name, EXACT))
 
     def totals(self, columns: dict[str, Column], n: int) -> tuple[np.ndarray, np.ndarray]:
         """(score, is_float) of every row (trainer/vectorised.py)."""
@@ -188,6 +195,14 @@ def _data(cells: pa.Array) -> tuple[np.ndarray, bytes] | None:
     offsets = np.frombuffer(cells.buffers()[1], dtype=np.int32)[cells.offset:cells.offset + len(cells) + 1]
     data = cells.buffers()[2]
     return offsets - offsets[0], b"" if data is None else bytes(memoryview(data)[offsets[0]:offsets[-1]])
+
+
+def _float_cells(cells: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(values, missing) of a float64 column (trainer/data/csv_lines.py's ``numbers``): a null
+    is an empty cell, read as 0 and missing."""
+    if not cells.null_count:
+        return _np(cells), np.zeros(len(cells), dtype=bool)
+    return _np(cells.fill_null(0.0)), _np(cells.is_null())
 
 
 def _plain_numbers(cells: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
@@ -276,7 +291,9 @@ def score_file(model: Model, path: str, outfile: TextIO, source: str | None = No
         header, parquet, locate = text_batches(path, source, added)
         batches: Iterator[LineBatch] = (LineBatch(batch) for batch in parquet)
     else:
-        header, batches, locate = line_batches(path, source, added, used)
+        # numbers read as float64 where they can be; --explain reads each row's cells as text
+        numbers = frozenset() if explain else frozenset(i.name for i in model.used_inputs if i.type != "categorical")
+        header, batches, locate = line_batches(path, source, added, used, numbers)
     missing = [name for name in used if name not in header]
     if missing:
         raise RowError(f"{source}: the model needs column {missing[0]!r}, which the data lacks")

@@ -9,6 +9,13 @@ gives, per block, those columns (pyarrow) and the lines themselves (a string arr
 block's bytes, no copy), each as ``"\\n" + line``: the line break that ends the previous row
 starts each element, so a row's output is its element, a comma and the added cells.
 
+The columns named as ``numbers`` (a model's numeric inputs) are read straight to float64 in a
+block of lines where every one of their cells is empty (null) or a finite number as pyarrow
+reads it (spaces and tabs around it trimmed): that saves the text and its conversion. Its
+grammar over the characters it accepts is ``runtime.score.NUMBER``'s, each value the nearest
+double as ``float()`` reads it (tests/trainer/test_csv_lines.py compares every short string);
+a block with any other cell there (a word, ``inf``, other whitespace) is read as text.
+
 Anything else goes the general way of trainer/data/columnar.py, with every column parsed:
 a block with a carriage return or a blank line is parsed alone (its cuts are still row ends),
 and from the first double quote on (a quoted cell may hold line breaks, so line ends may
@@ -22,6 +29,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from .columnar import ArrowRefused, _arrow_csv_batches, _csv_options, csv_header, csv_line, with_runtime_reader
@@ -50,18 +58,19 @@ class LineBatch:
         return LineBatch(self.batch.slice(0, length), None if self.lines is None else self.lines.slice(0, length))
 
 
-def line_batches(path: str, source: str, added: tuple[str, ...], columns: list[str]
+def line_batches(path: str, source: str, added: tuple[str, ...], columns: list[str], numbers: frozenset[str] = frozenset()
                  ) -> tuple[list[str], Iterator[LineBatch], Callable[[int], str]]:
     """(header, batches, locate) of the CSV file ``path``, as ``columnar.text_batches`` reads
     it (same header checks, rows, errors and messages), each batch a :class:`LineBatch`;
-    where it has lines, only ``columns`` are parsed."""
+    where it has lines, only ``columns`` are parsed, those of ``numbers`` as float64 where the
+    block's cells allow it (see the module's docstring)."""
     header = csv_header(path, source, added)
-    rows = with_runtime_reader(_blocks(path, header, columns), path, source, added)
+    rows = with_runtime_reader(_blocks(path, header, columns, numbers), path, source, added)
     batches = (b if isinstance(b, LineBatch) else LineBatch(b) for b in rows)
     return header, batches, lambda k: f"line {csv_line(path, k)}"
 
 
-def _blocks(path: str, header: list[str], columns: list[str]) -> Iterator[LineBatch]:
+def _blocks(path: str, header: list[str], columns: list[str], numbers: frozenset[str]) -> Iterator[LineBatch]:
     """The file after its header, block by block (see the module's docstring)."""
     with open(path, "rb") as fh:
         first = fh.readline()
@@ -82,7 +91,7 @@ def _blocks(path: str, header: list[str], columns: list[str]) -> Iterator[LineBa
             if b'"' in block:  # quoted cells from here on: pyarrow's reader for the rest
                 yield from (LineBatch(b) for b in _arrow_csv_batches(path, header, position))
                 return
-            item = _parse(block, header, columns)
+            item = _parse(block, header, columns, numbers)
             if item.num_rows:
                 yield item
             position += len(block)
@@ -90,11 +99,13 @@ def _blocks(path: str, header: list[str], columns: list[str]) -> Iterator[LineBa
                 return
 
 
-def _parse(block: bytes, header: list[str], columns: list[str]) -> LineBatch:
+def _parse(block: bytes, header: list[str], columns: list[str], numbers: frozenset[str] = frozenset()) -> LineBatch:
     """One block's rows: with its lines when they are the rows' text (see the module's docstring)."""
     if b"\r" in block or b"\n\n" in block or block.endswith(b"\n") or not _utf8(block):
         return LineBatch(_read(block, header))
-    batch = _read(block, header, columns)
+    batch = _read_numbers(block, header, columns, numbers) if numbers else None
+    if batch is None:
+        batch = _read(block, header, columns)
     breaks = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
     if len(breaks) != batch.num_rows:  # not one row per line after all: the general way
         return LineBatch(_read(block, header))
@@ -113,6 +124,25 @@ def _read(block: bytes, header: list[str], columns: list[str] | None = None) -> 
     except (pa.ArrowException, OSError) as exc:
         raise ArrowRefused(str(exc)) from None
     return pa.RecordBatch.from_arrays([c.combine_chunks() for c in table.columns], names=table.column_names)
+
+
+def _read_numbers(block: bytes, header: list[str], columns: list[str], numbers: frozenset[str]) -> pa.RecordBatch | None:
+    """The block's ``columns``, those of ``numbers`` as float64 (an empty cell null); None
+    where pyarrow refuses one of their cells or reads it as a NaN or an infinity."""
+    read, parse, convert = _csv_options(header, PARSE_BLOCK)
+    read.column_names = header
+    convert.include_columns = columns
+    convert.column_types = {name: pa.float64() if name in numbers else pa.string() for name in header}
+    convert.null_values = [""]
+    try:
+        table = pa_csv.read_csv(pa.BufferReader(block), read, parse, convert)
+    except (pa.ArrowException, OSError):
+        return None
+    batch = pa.RecordBatch.from_arrays([c.combine_chunks() for c in table.columns], names=table.column_names)
+    for name in numbers & set(columns):
+        if pc.any(pc.invert(pc.is_finite(batch.column(name)))).as_py():
+            return None
+    return batch
 
 
 def _utf8(block: bytes) -> bool:
