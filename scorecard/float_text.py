@@ -15,8 +15,8 @@ notation for decimal exponents -6..9, no ``.0`` after an integral value, one-dig
 - 1e10 <= |v| < 1e16 is written by ``repr`` itself, value by value (scores that large are rare).
 
 The rewrites of small values (half of the probabilities of a logistic model can be below 1e-4)
-are done on the bytes with numpy (:func:`_small`): each new text is a few pieces of the old one
-and of constant text, gathered at once; regular expressions cost twice the cast itself.
+are done on the bytes with numpy (:func:`_small`), the texts as rows of a byte matrix: regular
+expressions cost more than the cast itself.
 
 The layout rules are pyarrow's (``FloatToStringFormatter``: decimal_in_shortest_low -6, high
 10); tests/cli/test_float_text.py compares the result with ``repr`` on millions of doubles of
@@ -28,9 +28,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-#: Bytes inserted into the small values' text, as (values, pieces) slots: the dot after
-#: the first digit, the exponent ``e-0N`` (a fixed one), or the ``0`` of a one-digit exponent.
-DOT, MINUS, ZERO = ord("."), ord("-"), ord("0")
+SPACE, DOT, MINUS, ZERO = (ord(c) for c in " .-0")
 
 
 def float_text(values: np.ndarray) -> pa.Array:
@@ -62,58 +60,45 @@ def _small(text: pa.Array) -> pa.Array:
     """pyarrow's text of 0 < |v| < 1e-4 in ``repr``'s scientific notation: ``[-]0.0000ddd``
     (1e-5 <= |v|) becomes ``[-]d.dde-05`` (``de-05`` for one digit), ``[-]0.00000ddd``
     ``[-]d.dde-06``; ``d.dde-7`` becomes ``d.dde-07``; two- and three-digit exponents stay.
-    Done on the bytes: the fixed ones lose their ``0.0000`` (a mask), then every new byte is
-    put in its place at once (positions are in value order, so no sorting)."""
-    offsets, data = _buffers(text)
-    start, end = offsets[:-1], offsets[1:]
-    sign = (data[start] == MINUS).astype(np.int64)
-    fixed = data[start + sign] == ZERO  # 0.0000ddd; a scientific one never starts with 0
-    six = fixed & (data[np.minimum(start + sign + 6, end - 1)] == ZERO)  # 0.00000ddd: e-06
-    cut = np.where(fixed, 6 + six, 0)  # the leading "0.0000" (or "0.00000") removed
-    keep = np.ones(len(data), dtype=bool)
-    keep[_ranges(start + sign, cut)] = False
-    removed = np.cumsum(cut)  # bytes removed up to the end of each value
-    first = start + sign + cut - removed  # the first digit of a fixed one, in the kept bytes
-    # Five slots a value (position in the kept bytes, byte): ".", "e", "-", "0", "5"/"6" of a
-    # fixed one (the dot only with more than one digit), "0" before a one-digit exponent's digit.
-    end_kept = end - removed
-    dot = fixed & (end_kept - first > 1)
-    short = ~fixed & (data[end - 2] == MINUS)
-    positions = np.stack([first + 1, end_kept, end_kept, end_kept, np.where(fixed, end_kept, end_kept - 1)], 1)
-    values = np.stack([np.full(len(start), DOT), np.full(len(start), ord("e")), np.full(len(start), MINUS),
-                       np.full(len(start), ZERO), np.where(six, ord("6"), np.where(fixed, ord("5"), ZERO))], 1)
-    used = np.stack([dot, fixed, fixed, fixed, fixed | short], 1)
-    added = used.sum(1)
-    out = _insert(data[keep], positions[used], values[used].astype(np.uint8))
-    lengths = end - start - cut + added
-    new_offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
-    return pa.StringArray.from_buffers(len(start), pa.py_buffer(new_offsets), pa.py_buffer(out))
 
-
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The positions ``starts[k] + j`` for j < ``lengths[k]``, for every k."""
-    ends = np.cumsum(lengths)
-    return np.repeat(starts - (ends - lengths), lengths) + np.arange(ends[-1] if len(ends) else 0)
-
-
-def _insert(data: np.ndarray, positions: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """``data`` with ``values[k]`` put before ``data[positions[k]]`` (positions ascending, ties
-    in the order given): ``np.insert`` without its sort."""
-    out = np.empty(len(data) + len(values), dtype=np.uint8)
-    placed = positions + np.arange(len(positions))
-    out[placed] = values
-    rest = np.ones(len(out), dtype=bool)
-    rest[placed] = False
-    out[rest] = data
-    return out
-
-
-def _buffers(text: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets, bytes) of a string array without nulls, the offsets into the bytes (int64)."""
-    offsets = np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset:text.offset + len(text) + 1].astype(np.int64)
-    data = text.buffers()[2]
-    data = np.zeros(0, np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8)
-    return offsets - offsets[0], data[offsets[0]:offsets[-1]]
+    Done on the bytes as a matrix, one text a row padded with spaces (pyarrow's ``rpad``): the
+    fixed ones fall in four groups (sign, leading zeros), each moved by whole columns; the
+    exponents' bytes are put in place; the padding is trimmed (pyarrow's ``rtrim``)."""
+    n = len(text)
+    lengths = pc.binary_length(text).to_numpy().astype(np.int64)
+    width = int(lengths.max())
+    padded = pc.utf8_rpad(text, width, " ")
+    start = int(np.frombuffer(padded.buffers()[1], dtype=np.int32)[padded.offset])  # width bytes each, back to back
+    cells = np.frombuffer(padded.buffers()[2], dtype=np.uint8)[start:start + n * width].reshape(n, width)
+    out = np.full((n, width + 1), SPACE, dtype=np.uint8)
+    out[:, :width] = cells
+    rows = np.arange(n)
+    sign = (cells[:, 0] == MINUS).astype(np.int64)
+    fixed = cells[rows, sign] == ZERO  # 0.0000ddd; a scientific one never starts with 0
+    six = fixed & (cells[rows, np.minimum(sign + 6, width - 1)] == ZERO)  # 0.00000ddd: e-06
+    first = sign + 6 + six  # the column of a fixed one's first digit
+    for minus in (0, 1):
+        for column in (6 + minus, 7 + minus):
+            group = np.flatnonzero(fixed & (sign == minus) & (first == column))
+            if len(group):  # [-] d . rest, then the padding
+                out[group, minus] = cells[group, column]
+                out[group, minus + 1] = DOT
+                out[group, minus + 2:minus + 1 + width - column] = cells[group, column + 1:]
+                out[group, minus + 1 + width - column:] = SPACE
+    digits = lengths - first
+    mantissa = sign + 1 + np.where(digits > 1, digits, 0)  # [-]d or [-]d.ddd: the exponent goes after
+    flat = out.reshape(-1)  # byte k of text i at i * (width + 1) + k
+    f = np.flatnonzero(fixed)
+    at = f * (width + 1) + mantissa[f]
+    for j, byte in enumerate(b"e-0"):
+        flat[at + j] = byte
+    flat[at + 3] = np.where(six[f], ord("6"), ord("5"))
+    short = np.flatnonzero(~fixed & (cells[rows, lengths - 2] == MINUS))  # e-N with one digit N: e-0N
+    at = short * (width + 1) + lengths[short] - 1
+    flat[at + 1] = flat[at]
+    flat[at] = ZERO
+    offsets = np.arange(0, (n + 1) * (width + 1), width + 1, dtype=np.int32)
+    return pc.utf8_rtrim(pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(out)), " ")
 
 
 def _by_repr(text: pa.Array, values: np.ndarray, mask: np.ndarray) -> pa.Array:
