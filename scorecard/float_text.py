@@ -27,20 +27,22 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from scorecard.trainer.data.arrow_values import booleans, numbers, text as text_scalar, texts, to_numpy
 
 SPACE, DOT, MINUS, ZERO = (ord(c) for c in " .-0")
+POINT_ZERO, EMPTY = text_scalar(".0"), text_scalar("")
 
 
 def float_text(values: np.ndarray) -> pa.Array:
     """``repr(float(v))`` of every value (a float64 array), as a pyarrow string array."""
     values = np.ascontiguousarray(values, dtype=np.float64)
-    text = pc.cast(pa.array(values), pa.string())
+    text = pc.cast(numbers(values), pa.string())
     size = np.abs(values)
     finite = np.isfinite(values)
     with np.errstate(invalid="ignore"):  # floor of a NaN
         integral = finite & (size < 1e10) & (np.floor(values) == values)
     if integral.any():
-        text = _replace(text, integral, lambda t: pc.binary_join_element_wise(t, ".0", ""))
+        text = _replace(text, integral, lambda t: pc.binary_join_element_wise(t, POINT_ZERO, EMPTY))
     small = finite & (size < 1e-4) & (values != 0)
     if small.any():
         text = _replace(text, small, _small)
@@ -53,7 +55,7 @@ def float_text(values: np.ndarray) -> pa.Array:
 def _replace(text: pa.Array, mask: np.ndarray, rewrite) -> pa.Array:
     """``text`` with the rows of ``mask`` rewritten (``rewrite`` of those rows, in order)."""
     rows = np.flatnonzero(mask)
-    return pc.replace_with_mask(text, pa.array(mask), rewrite(text.take(pa.array(rows))))
+    return pc.replace_with_mask(text, booleans(mask), rewrite(text.take(numbers(rows.astype(np.int64)))))
 
 
 def _small(text: pa.Array) -> pa.Array:
@@ -65,7 +67,7 @@ def _small(text: pa.Array) -> pa.Array:
     fixed ones fall in four groups (sign, leading zeros), each moved by whole columns; the
     exponents' bytes are put in place; the padding is trimmed (pyarrow's ``rtrim``)."""
     n = len(text)
-    lengths = pc.binary_length(text).to_numpy().astype(np.int64)
+    lengths = to_numpy(pc.binary_length(text)).astype(np.int64)
     width = int(lengths.max())
     padded = pc.utf8_rpad(text, width, " ")
     start = int(np.frombuffer(padded.buffers()[1], dtype=np.int32)[padded.offset])  # width bytes each, back to back
@@ -104,5 +106,5 @@ def _small(text: pa.Array) -> pa.Array:
 def _by_repr(text: pa.Array, values: np.ndarray, mask: np.ndarray) -> pa.Array:
     """``text`` with the rows of ``mask`` written by ``repr``."""
     rows = np.flatnonzero(mask)
-    return pc.replace_with_mask(text, pa.array(mask), pa.array([repr(v) for v in values[rows].tolist()], pa.string()))
+    return pc.replace_with_mask(text, booleans(mask), texts([repr(v) for v in values[rows].tolist()]))
 

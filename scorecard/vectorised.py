@@ -42,6 +42,8 @@ from scorecard.runtime.explain import check_k, explain, reason_cells, reason_col
 from scorecard.runtime.model import Model
 from scorecard.runtime.score import EXACT, WHITESPACE, format_number
 from scorecard.runtime.table import ScoredTable, added_columns
+from scorecard.trainer.data.arrow_values import booleans, numbers, text, texts as as_texts
+from scorecard.trainer.data.arrow_values import to_numpy as _np
 from scorecard.trainer.data.columnar import is_parquet, text_batches
 from scorecard.trainer.data.csv_lines import LineBatch, line_batches
 from scorecard.trainer.vectorised import Column, policy_column, totals
@@ -70,6 +72,9 @@ QUOTED = _quoted_characters()
 QUOTED_PATTERN = "[" + "".join("\\" + c if c in '"' else {"\r": "\\r", "\n": "\\n"}.get(c, c) for c in QUOTED) + "]"
 
 
+#: Constant cells (pyarrow scalars made without converting a Python object: arrow_values.py).
+EMPTY, COMMA, QUOTE, ONE, ZERO = (text(c) for c in ("", ",", '"', "1", "0"))
+
 #: Batches scored at once, in threads (pyarrow and numpy release the GIL): the reader reads
 #: the next block meanwhile; memory holds at most this many batches more.
 WORKERS = 2
@@ -86,10 +91,6 @@ class RowRefused(Exception):
 
 def _trim(cells: pa.Array) -> pa.Array:
     return pc.utf8_trim(cells, WHITESPACE)
-
-
-def _np(array) -> np.ndarray:
-    return array.to_numpy(zero_copy_only=False)
 
 
 class BatchScorer:
@@ -110,7 +111,7 @@ class BatchScorer:
         for position, inp in enumerate(self.model.used_inputs):
             cells = batch.column(inp.name)
             if inp.type == "categorical":
-                missing = _np(pc.equal(_trim(cells), ""))
+                missing = _np(pc.equal(_trim(cells), EMPTY))
                 columns[inp.name] = policy_column(self.model, inp.name, missing, text=cells)
             elif cells.type == pa.float64():  # read as numbers: every cell empty (null) or finite
                 parsed, missing = _float_cells(cells)
@@ -123,9 +124,9 @@ class BatchScorer:
                     ok = np.ones(n, dtype=bool)
                 else:
                     trimmed = _trim(cells)
-                    missing = _np(pc.equal(trimmed, ""))
+                    missing = _np(pc.equal(trimmed, EMPTY))
                     ok = _np(pc.match_substring_regex(trimmed, NUMBER))
-                    parsed = _np(pc.cast(pc.if_else(pa.array(ok), trimmed, "0"), pa.float64()))
+                    parsed = _np(pc.cast(pc.if_else(booleans(ok), trimmed, text("0")), pa.float64()))
                 finite = np.isfinite(parsed)
                 bad = np.flatnonzero(scored & ~missing & ~(ok & finite))
                 if len(bad):
@@ -152,17 +153,20 @@ class BatchScorer:
 
     def added(self, total: np.ndarray, is_float: np.ndarray, scored: np.ndarray) -> list[pa.Array]:
         """The text of the added columns: score, prediction (and probability)."""
-        score = _int_text(np.where(scored & ~is_float, total, 0.0))
         floats = scored & is_float
-        if floats.any():
-            score = pc.replace_with_mask(score, pa.array(floats), float_text(total[floats]))
-        out = [score, pc.if_else(pa.array(total > self.model.threshold), "1", "0")]
+        if floats.all():  # a float score in every row (a linear input read as a float, say)
+            score = float_text(total)
+        else:
+            score = _int_text(np.where(scored & ~is_float, total, 0.0))
+            if floats.any():
+                score = pc.replace_with_mask(score, booleans(floats), float_text(total[floats]))
+        out = [score, pc.if_else(booleans(total > self.model.threshold), ONE, ZERO)]
         if self.with_probability:
             out.append(float_text(self.risks(np.where(scored, total, 0.0))))
         if scored.all():
             return out
-        blank = pa.array(~scored)
-        return [pc.if_else(blank, "", column) for column in out]
+        blank = booleans(~scored)
+        return [pc.if_else(blank, EMPTY, column) for column in out]
 
     def risks(self, total: np.ndarray) -> np.ndarray:
         """``runtime.risk.risk_function``'s risk of every score, computed as it computes it: the
@@ -176,12 +180,12 @@ class BatchScorer:
             return risks[np.maximum(np.searchsorted(scores, total, side="right") - 1, 0)]
         z = probability["scale"] * (total - probability.get("center", 0))
         upper = z >= 0
-        e = _np(pc.exp(pa.array(np.where(upper, -z, z))))
+        e = _np(pc.exp(numbers(np.where(upper, -z, z))))
         return np.where(upper, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 def _int_text(values: np.ndarray) -> pa.Array:
-    return pc.cast(pa.array(values.astype(np.int64)), pa.string())
+    return pc.cast(numbers(values.astype(np.int64)), pa.string())
 
 
 #: The bytes of a number in plain ASCII (``NUMBER``'s alphabet, no whitespace).
@@ -202,7 +206,8 @@ def _float_cells(cells: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     is an empty cell, read as 0 and missing."""
     if not cells.null_count:
         return _np(cells), np.zeros(len(cells), dtype=bool)
-    return _np(cells.fill_null(0.0)), _np(cells.is_null())
+    missing = _np(cells.is_null())
+    return np.where(missing, 0.0, np.frombuffer(cells.buffers()[1], dtype=np.float64)[cells.offset:cells.offset + len(cells)]), missing
 
 
 def _plain_numbers(cells: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
@@ -218,7 +223,7 @@ def _plain_numbers(cells: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
     if data.translate(None, NUMBER_BYTES):
         return None
     missing = offsets[1:] == offsets[:-1]
-    filled = pc.if_else(pa.array(missing), "0", cells) if missing.any() else cells
+    filled = pc.if_else(booleans(missing), text("0"), cells) if missing.any() else cells
     try:
         return _np(pc.cast(filled, pa.float64())), missing
     except pa.ArrowInvalid:
@@ -234,7 +239,7 @@ def _csv_cells(cells: pa.Array) -> pa.Array:
     needs = pc.match_substring_regex(cells, QUOTED_PATTERN)
     if not pc.any(needs).as_py():
         return cells
-    quoted = pc.binary_join_element_wise('"', pc.replace_substring(cells, '"', '""'), '"', "")
+    quoted = pc.binary_join_element_wise(QUOTE, pc.replace_substring(cells, '"', '""'), QUOTE, EMPTY)
     return pc.if_else(needs, quoted, cells)
 
 
@@ -339,10 +344,10 @@ def _render(scorer: BatchScorer, item: LineBatch, explain: int = 0) -> tuple[pa.
     total, is_float = scorer.totals(columns, batch.num_rows)
     cells = scorer.added(total, is_float, scored) + (_reason_cells(scorer.model, batch, explain) if explain else [])
     if item.lines is not None:  # "\n" + the row's own text
-        rows = pc.binary_join_element_wise(item.lines, *cells, ",")
+        rows = pc.binary_join_element_wise(item.lines, *cells, COMMA)
     else:
         first, *rest = [_csv_cells(c) for c in batch.columns]
-        rows = pc.binary_join_element_wise(pc.binary_join_element_wise("\n", first, ""), *rest, *cells, ",")
+        rows = pc.binary_join_element_wise(pc.binary_join_element_wise(text("\n"), first, EMPTY), *rest, *cells, COMMA)
     return rows, int((~scored).sum())
 
 
@@ -357,4 +362,4 @@ def _reason_cells(model: Model, batch: pa.RecordBatch, k: int) -> list[pa.Array]
         for j in range(k):
             texts[j].append("" if words[j] is None else words[j])
             texts[k + j].append(format_number(points[j]))
-    return [_csv_cells(pa.array(column, type=pa.string())) for column in texts]
+    return [_csv_cells(as_texts(column)) for column in texts]
