@@ -343,8 +343,9 @@ def _render(scorer: BatchScorer, item: LineBatch, explain: int = 0) -> tuple[pa.
     columns, scored = scorer.read(batch)
     total, is_float = scorer.totals(columns, batch.num_rows)
     cells = scorer.added(total, is_float, scored) + (_reason_cells(scorer.model, batch, explain) if explain else [])
-    if item.lines is not None:  # "\n" + the row's own text
-        rows = pc.binary_join_element_wise(item.lines, *cells, COMMA)
+    lines = item.lines()
+    if lines is not None:  # "\n" + the row's own text
+        rows = pc.binary_join_element_wise(lines, *cells, COMMA)
     else:
         first, *rest = [_csv_cells(c) for c in batch.columns]
         rows = pc.binary_join_element_wise(pc.binary_join_element_wise(text("\n"), first, EMPTY), *rest, *cells, COMMA)

@@ -198,7 +198,7 @@ def test_the_line_fast_path_writes_the_runtimes_bytes(tmp_path, monkeypatch, blo
     monkeypatch.setattr(csv_lines, "RAW_BLOCK", block)
     path = write_csv(tmp_path / "plain.csv", ["a", "b", "c", "id"], plain_rows(300))
     _, batches, _ = csv_lines.line_batches(str(path), "plain.csv", (), ["a", "b", "c"])
-    assert all(batch.lines is not None for batch in batches)
+    assert all(batch.block is not None for batch in batches)
     output = same(float_model(), path)
     assert "3.0," in output and "e-" in output and "\nid" not in output
     same(float_model(None), path)

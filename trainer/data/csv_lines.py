@@ -35,27 +35,39 @@ import pyarrow.csv as pa_csv
 from .columnar import ArrowRefused, _arrow_csv_batches, _csv_options, csv_header, csv_line, with_runtime_reader
 
 #: Bytes read at once: a batch is the rows of one block (a row longer than this is read whole).
+#: pyarrow parses a block on one thread (the caller's): ``predict`` scores the blocks before it
+#: on the other core meanwhile, and one thread costs a quarter less CPU than pyarrow's threads.
 RAW_BLOCK = 1 << 24
-#: Bytes pyarrow parses per thread within a block.
-PARSE_BLOCK = 1 << 22
 
 
 @dataclass(frozen=True)
 class LineBatch:
     """Rows of a CSV file: ``batch`` the text of its columns (only those asked for where
-    ``lines`` is given), ``lines`` each row's ``"\\n" + line`` as read, or None when the rows'
-    text must be written cell by cell."""
+    ``block`` is given), ``block`` the rows' lines as read, each ``"\\n" + line`` (see
+    :meth:`lines`), or None when the rows' text must be written cell by cell."""
 
     batch: pa.RecordBatch
-    lines: pa.Array | None = None
+    block: bytes | None = None
 
     @property
     def num_rows(self) -> int:
         return self.batch.num_rows
 
+    def lines(self) -> pa.Array | None:
+        """Each row's ``"\\n" + line`` as a string array over the block's bytes (no copy); found
+        here, in the thread that scores the batch, not in the one that reads the file."""
+        if self.block is None:
+            return None
+        breaks = np.flatnonzero(np.frombuffer(self.block, dtype=np.uint8) == ord("\n"))
+        offsets = np.append(breaks, len(self.block)).astype(np.int32)
+        return pa.StringArray.from_buffers(len(breaks), pa.py_buffer(offsets), pa.py_buffer(self.block))
+
     def slice(self, length: int) -> LineBatch:
         """The first ``length`` rows."""
-        return LineBatch(self.batch.slice(0, length), None if self.lines is None else self.lines.slice(0, length))
+        if self.block is None or length == self.num_rows:
+            return LineBatch(self.batch.slice(0, length), self.block)
+        cut = int(np.flatnonzero(np.frombuffer(self.block, dtype=np.uint8) == ord("\n"))[length])
+        return LineBatch(self.batch.slice(0, length), self.block[:cut])
 
 
 def line_batches(path: str, source: str, added: tuple[str, ...], columns: list[str], numbers: frozenset[str] = frozenset()
@@ -106,16 +118,14 @@ def _parse(block: bytes, header: list[str], columns: list[str], numbers: frozens
     batch = _read_numbers(block, header, columns, numbers) if numbers else None
     if batch is None:
         batch = _read(block, header, columns)
-    breaks = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
-    if len(breaks) != batch.num_rows:  # not one row per line after all: the general way
+    if block.count(b"\n") != batch.num_rows:  # not one row per line after all: the general way
         return LineBatch(_read(block, header))
-    offsets = np.append(breaks, len(block)).astype(np.int32)
-    return LineBatch(batch, pa.StringArray.from_buffers(len(breaks), pa.py_buffer(offsets), pa.py_buffer(block)))
+    return LineBatch(batch, block)
 
 
 def _read(block: bytes, header: list[str], columns: list[str] | None = None) -> pa.RecordBatch:
     """The block's rows parsed by pyarrow: ``columns`` only, or every column."""
-    read, parse, convert = _csv_options(header, PARSE_BLOCK)
+    read, parse, convert = _one_thread(header, block)
     read.column_names = header
     if columns:
         convert.include_columns = columns
@@ -129,7 +139,7 @@ def _read(block: bytes, header: list[str], columns: list[str] | None = None) -> 
 def _read_numbers(block: bytes, header: list[str], columns: list[str], numbers: frozenset[str]) -> pa.RecordBatch | None:
     """The block's ``columns``, those of ``numbers`` as float64 (an empty cell null); None
     where pyarrow refuses one of their cells or reads it as a NaN or an infinity."""
-    read, parse, convert = _csv_options(header, PARSE_BLOCK)
+    read, parse, convert = _one_thread(header, block)
     read.column_names = header
     convert.include_columns = columns
     convert.column_types = {name: pa.float64() if name in numbers else pa.string() for name in header}
@@ -143,6 +153,13 @@ def _read_numbers(block: bytes, header: list[str], columns: list[str], numbers: 
         if pc.any(pc.invert(pc.is_finite(batch.column(name)))).as_py():
             return None
     return batch
+
+
+def _one_thread(header: list[str], block: bytes):
+    """pyarrow's options for one block, parsed on the caller's thread in one piece."""
+    read, parse, convert = _csv_options(header, max(len(block), 1))
+    read.use_threads = False
+    return read, parse, convert
 
 
 def _utf8(block: bytes) -> bool:
