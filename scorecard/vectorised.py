@@ -75,6 +75,9 @@ QUOTED_PATTERN = "[" + "".join("\\" + c if c in '"' else {"\r": "\\r", "\n": "\\
 #: Constant cells (pyarrow scalars made without converting a Python object: arrow_values.py).
 EMPTY, COMMA, QUOTE, ONE, ZERO = (text(c) for c in ("", ",", '"', "1", "0"))
 
+#: Whole scores spanning fewer values than this get each value's probability written once.
+WHOLE_RANGE = 1 << 16
+
 #: Batches scored at once, in threads (pyarrow and numpy release the GIL): the reader reads
 #: the next block meanwhile; memory holds at most this many batches more.
 WORKERS = 2
@@ -100,6 +103,9 @@ class BatchScorer:
         self.model = model
         self.needed = {i.name for i in model.needs_value}
         self.with_probability = model.probability is not None
+        if self.with_probability and model.probability["method"] == "table":
+            self.table_scores = np.array([float(row["score"]) for row in model.probability["table"]])
+            self.table_risks = np.array([float(row["risk"]) for row in model.probability["table"]])
 
     def read(self, batch: pa.RecordBatch) -> tuple[dict[str, Column], np.ndarray]:
         """(columns, scored): each used input's values and which rows get a score. Raises
@@ -162,11 +168,28 @@ class BatchScorer:
                 score = pc.replace_with_mask(score, booleans(floats), float_text(total[floats]))
         out = [score, pc.if_else(booleans(total > self.model.threshold), ONE, ZERO)]
         if self.with_probability:
-            out.append(float_text(self.risks(np.where(scored, total, 0.0))))
+            out.append(self.probability_text(np.where(scored, total, 0.0), floats.any()))
         if scored.all():
             return out
         blank = booleans(~scored)
         return [pc.if_else(blank, EMPTY, column) for column in out]
+
+    def probability_text(self, total: np.ndarray, floats: bool) -> pa.Array:
+        """The probability column's text: each distinct risk written once and taken by row where
+        they are few (a risk table's rows; the whole scores of a card, ``floats`` False, within
+        ``WHOLE_RANGE``), else every row's risk written."""
+        if self.model.probability["method"] == "table":
+            return float_text(self.table_risks).take(numbers(self.table_rows(total)))
+        if not floats and len(total):
+            low = total.min()
+            if total.max() - low < WHOLE_RANGE:
+                whole = float_text(self.risks(np.arange(low, total.max() + 1)))
+                return whole.take(numbers((total - low).astype(np.int64)))
+        return float_text(self.risks(total))
+
+    def table_rows(self, total: np.ndarray) -> np.ndarray:
+        """The risk table's row of every score (``bisect_right``, the first row below it)."""
+        return np.maximum(np.searchsorted(self.table_scores, total, side="right") - 1, 0)
 
     def risks(self, total: np.ndarray) -> np.ndarray:
         """``runtime.risk.risk_function``'s risk of every score, computed as it computes it: the
@@ -175,9 +198,7 @@ class BatchScorer:
         (numpy's own vectorised ``exp`` differs in the last bit; tests/cli/test_float_text.py)."""
         probability = self.model.probability
         if probability["method"] == "table":
-            scores = np.array([float(row["score"]) for row in probability["table"]])
-            risks = np.array([float(row["risk"]) for row in probability["table"]])
-            return risks[np.maximum(np.searchsorted(scores, total, side="right") - 1, 0)]
+            return self.table_risks[self.table_rows(total)]
         z = probability["scale"] * (total - probability.get("center", 0))
         upper = z >= 0
         e = _np(pc.exp(numbers(np.where(upper, -z, z))))

@@ -58,17 +58,17 @@ def policy_column(model: Model, name: str, missing: np.ndarray, number: np.ndarr
 def totals(model: Model, columns: dict[str, Column], n: int) -> tuple[np.ndarray, np.ndarray]:
     """(score, is_float): the runtime's score of every row (the points total, added from 0 in
     term order) as a double, and whether the runtime holds it as a float (else an int)."""
-    total = np.zeros(n)
+    total = np.zeros(n)  # +0.0: a sum from it is never -0.0, so adding 0.0 or nothing is the same
     is_float = np.zeros(n, dtype=bool)
     for term in model.terms:
         column = columns[term.input]
         points = term.points
         if term.op == "linear":
-            total = total + np.where(column.known, float(points) * column.number, 0.0)
+            np.add(total, float(points) * column.number, out=total, where=column.known)
             is_float |= isinstance(points, float) | ~column.integral
             continue
         on = met(term, column)
-        total = total + np.where(on, float(points), 0.0)
+        np.add(total, float(points), out=total, where=on)
         if isinstance(points, float):
             is_float |= on
     return total, is_float

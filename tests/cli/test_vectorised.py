@@ -20,6 +20,7 @@ from scorecard.runtime import Input, Model, Target, Term, dumps, score_csv
 from scorecard.runtime.errors import RowError
 from scorecard.runtime.table import open_csv
 from scorecard.trainer.data import columnar, csv_lines
+from scorecard import vectorised
 from scorecard.vectorised import score_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exporters"))
@@ -276,3 +277,16 @@ def test_predict_on_a_csv_file_does_not_import_pandas(tmp_path):
     reference = io.StringIO()
     score_csv(float_model(), open_csv(str(path)), reference)
     assert (tmp_path / "out.csv").read_text() == reference.getvalue()
+
+
+@pytest.mark.parametrize("whole_range", [1, 1 << 16])
+def test_probabilities_written_once_per_whole_score_are_the_runtimes(monkeypatch, whole_range):
+    """Whole scores' probabilities are written once per score in their range and taken by row
+    (or row by row when the range is wider than WHOLE_RANGE); a risk table's once per row of
+    the table: the runtime's bytes, unscored rows included."""
+    monkeypatch.setattr(vectorised, "WHOLE_RANGE", whole_range)
+    for case in ("breastcancer", "mushroom", "unmet", "impute"):
+        make, data = CASES[case]
+        for probability in ({"method": "logistic", "scale": 0.7, "center": 1},
+                            {"method": "table", "table": [{"score": -1, "risk": 1e-5}, {"score": 2, "risk": 0.9}]}):
+            same(with_probability(make(), probability), DATASETS / data)
