@@ -6,8 +6,9 @@ vendor; this module gives exactly its output, byte for byte, at millions of rows
 
 - values are read as ``runtime.score.coerce`` reads them: a missing cell is one ``str.strip()``
   empties; a number has the one grammar of ``runtime.score.NUMBER`` (checked with a regular
-  expression, then parsed by pyarrow to the nearest double, as ``float()`` does); an integral
-  value within the input's ``int_limits`` is an int;
+  expression, then parsed by pyarrow to the nearest double, as ``float()`` does; or read by
+  pyarrow's CSV reader straight to float64 where that is the same, trainer/data/csv_lines.py);
+  an integral value within the input's ``int_limits`` is an int;
 - the score is added in float64 left to right in ``model.terms`` order, the runtime's order.
   Where the runtime adds ints, every partial sum is an integer of at most 2^53 (the model file
   guarantees it), which a double holds exactly; where it adds a float, it converts the int to
@@ -21,7 +22,10 @@ vendor; this module gives exactly its output, byte for byte, at millions of rows
   runtime's message, after the rows before it, as the runtime does.
 
 Memory is bounded by the batch (trainer/data/csv_lines.py's blocks, columnar.py's Parquet
-batches), not the file.
+batches), not the file. Both cores work: the main thread reads and parses a block while
+``WORKERS`` threads score and format the blocks before it (numpy and pyarrow release the GIL),
+and the per-batch Python work is a fixed number of calls. No Python object goes through
+pyarrow's conversion (trainer/data/arrow_values.py): its first one imports pandas.
 """
 from __future__ import annotations
 
