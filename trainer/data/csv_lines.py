@@ -47,7 +47,7 @@ class LineBatch:
     :meth:`lines`), or None when the rows' text must be written cell by cell."""
 
     batch: pa.RecordBatch
-    block: bytes | None = None
+    block: bytes | bytearray | None = None
 
     @property
     def num_rows(self) -> int:
@@ -93,13 +93,14 @@ def _blocks(path: str, header: list[str], columns: list[str], numbers: frozenset
         fh.seek(position)
         pending = b""
         while True:
-            more = fh.read(RAW_BLOCK)
-            data = pending + more
+            data, more = _read_after(fh, pending)
             cut = data.rfind(b"\n") if more else len(data)
             if more and cut <= 0:  # no line end yet: a row longer than the block
-                pending = data
+                pending = bytes(data)
                 continue
-            block, pending = data[:cut], data[cut:]
+            pending = bytes(data[cut:])
+            del data[cut:]  # the block: its rows, each "\n" + line
+            block = data
             if b'"' in block:  # quoted cells from here on: pyarrow's reader for the rest
                 yield from (LineBatch(b) for b in _arrow_csv_batches(path, header, position))
                 return
@@ -111,7 +112,17 @@ def _blocks(path: str, header: list[str], columns: list[str], numbers: frozenset
                 return
 
 
-def _parse(block: bytes, header: list[str], columns: list[str], numbers: frozenset[str] = frozenset()) -> LineBatch:
+def _read_after(fh, pending: bytes) -> tuple[bytearray, int]:
+    """(``pending`` + the next RAW_BLOCK bytes of the file, how many were read), read into one
+    new buffer (no copy to join them, none to cut the block from it)."""
+    data = bytearray(len(pending) + RAW_BLOCK)
+    data[:len(pending)] = pending
+    more = fh.readinto(memoryview(data)[len(pending):])
+    del data[len(pending) + more:]
+    return data, more
+
+
+def _parse(block: bytes | bytearray, header: list[str], columns: list[str], numbers: frozenset[str] = frozenset()) -> LineBatch:
     """One block's rows: with its lines when they are the rows' text (see the module's docstring)."""
     if b"\r" in block or b"\n\n" in block or block.endswith(b"\n") or not _utf8(block):
         return LineBatch(_read(block, header))
@@ -123,7 +134,7 @@ def _parse(block: bytes, header: list[str], columns: list[str], numbers: frozens
     return LineBatch(batch, block)
 
 
-def _read(block: bytes, header: list[str], columns: list[str] | None = None) -> pa.RecordBatch:
+def _read(block: bytes | bytearray, header: list[str], columns: list[str] | None = None) -> pa.RecordBatch:
     """The block's rows parsed by pyarrow: ``columns`` only, or every column."""
     read, parse, convert = _one_thread(header, block)
     read.column_names = header
@@ -136,7 +147,7 @@ def _read(block: bytes, header: list[str], columns: list[str] | None = None) -> 
     return pa.RecordBatch.from_arrays([c.combine_chunks() for c in table.columns], names=table.column_names)
 
 
-def _read_numbers(block: bytes, header: list[str], columns: list[str], numbers: frozenset[str]) -> pa.RecordBatch | None:
+def _read_numbers(block: bytes | bytearray, header: list[str], columns: list[str], numbers: frozenset[str]) -> pa.RecordBatch | None:
     """The block's ``columns``, those of ``numbers`` as float64 (an empty cell null); None
     where pyarrow refuses one of their cells or reads it as a NaN or an infinity."""
     read, parse, convert = _one_thread(header, block)
@@ -155,14 +166,14 @@ def _read_numbers(block: bytes, header: list[str], columns: list[str], numbers: 
     return batch
 
 
-def _one_thread(header: list[str], block: bytes):
+def _one_thread(header: list[str], block: bytes | bytearray):
     """pyarrow's options for one block, parsed on the caller's thread in one piece."""
     read, parse, convert = _csv_options(header, max(len(block), 1))
     read.use_threads = False
     return read, parse, convert
 
 
-def _utf8(block: bytes) -> bool:
+def _utf8(block: bytes | bytearray) -> bool:
     """Whether the block is UTF-8 text (the columns not parsed are not checked by pyarrow)."""
     if block.isascii():
         return True
