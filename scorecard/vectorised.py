@@ -164,19 +164,24 @@ class BatchScorer:
     def added(self, total: np.ndarray, is_float: np.ndarray, scored: np.ndarray) -> list[pa.Array]:
         """The text of the added columns: score, prediction (and probability)."""
         floats = scored & is_float
-        if floats.all():  # a float score in every row (a linear input read as a float, say)
-            score = float_text(total)
-        else:
-            score = _int_text(np.where(scored & ~is_float, total, 0.0))
-            if floats.any():
-                score = pc.replace_with_mask(score, booleans(floats), float_text(total[floats]))
-        out = [score, pc.if_else(booleans(total > self.model.threshold), ONE, ZERO)]
+        out = [self.score_text(total, is_float, scored), pc.if_else(booleans(total > self.model.threshold), ONE, ZERO)]
         if self.with_probability:
             out.append(self.probability_text(np.where(scored, total, 0.0), floats.any()))
         if scored.all():
             return out
         blank = booleans(~scored)
         return [pc.if_else(blank, EMPTY, column) for column in out]
+
+    def score_text(self, total: np.ndarray, is_float: np.ndarray, scored: np.ndarray) -> pa.Array:
+        """The score column's text: an int or a float as the runtime holds it (unscored rows: 0,
+        blanked by the caller)."""
+        floats = scored & is_float
+        if floats.all():  # a float score in every row (a linear input read as a float, say)
+            return float_text(total)
+        score = _int_text(np.where(scored & ~is_float, total, 0.0))
+        if floats.any():
+            score = pc.replace_with_mask(score, booleans(floats), float_text(total[floats]))
+        return score
 
     def probability_text(self, total: np.ndarray, floats: bool) -> pa.Array:
         """The probability column's text: each distinct risk written once and taken by row where

@@ -124,12 +124,13 @@ def _read_after(fh, pending: bytes) -> tuple[bytearray, int]:
 
 def _parse(block: bytes | bytearray, header: list[str], columns: list[str], numbers: frozenset[str] = frozenset()) -> LineBatch:
     """One block's rows: with its lines when they are the rows' text (see the module's docstring)."""
-    if b"\r" in block or b"\n\n" in block or block.endswith(b"\n") or not _utf8(block):
+    if b"\r" in block or block.endswith(b"\n") or not _utf8(block):
         return LineBatch(_read(block, header))
     batch = _read_numbers(block, header, columns, numbers) if numbers else None
     if batch is None:
         batch = _read(block, header, columns)
-    if block.count(b"\n") != batch.num_rows:  # not one row per line after all: the general way
+    breaks = np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
+    if breaks != batch.num_rows:  # a blank line (pyarrow skips it), or not one row per line: the general way
         return LineBatch(_read(block, header))
     return LineBatch(batch, block)
 
@@ -167,9 +168,11 @@ def _read_numbers(block: bytes | bytearray, header: list[str], columns: list[str
 
 
 def _one_thread(header: list[str], block: bytes | bytearray):
-    """pyarrow's options for one block, parsed on the caller's thread in one piece."""
+    """pyarrow's options for one block, parsed on the caller's thread in one piece (the block
+    holds no double quote, so no quoted line break either: a quarter faster)."""
     read, parse, convert = _csv_options(header, max(len(block), 1))
     read.use_threads = False
+    parse.newlines_in_values = False
     return read, parse, convert
 
 
