@@ -24,6 +24,8 @@ refuses goes to the runtime's reader, as in ``columnar.text_batches``.
 """
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -115,7 +117,11 @@ def _blocks(path: str, header: list[str], columns: list[str], numbers: frozenset
 def _read_after(fh, pending: bytes) -> tuple[bytearray, int]:
     """(``pending`` + the next RAW_BLOCK bytes of the file, how many were read), read into one
     new buffer (no copy to join them, none to cut the block from it)."""
-    data = bytearray(len(pending) + RAW_BLOCK)
+    status = os.fstat(fh.fileno())
+    size = RAW_BLOCK  # a small (regular) file gets a small buffer
+    if stat.S_ISREG(status.st_mode):
+        size = max(min(RAW_BLOCK, status.st_size - fh.tell()), 0)
+    data = bytearray(len(pending) + size)
     data[:len(pending)] = pending
     more = fh.readinto(memoryview(data)[len(pending):])
     del data[len(pending) + more:]
