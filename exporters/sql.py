@@ -75,7 +75,7 @@ from .registry import ExportError, Exporter, register
 from .sql_dialects import CASE_TERM, WHITESPACE_COLUMN, Dialect, dialect as find_dialect
 from .sql_explain import reason_sql
 from .sql_transpile import transpile
-from .sql_names import split_names
+from .sql_names import clashing_input, split_names
 
 ROW = "i"
 SCORED = "s"
@@ -374,9 +374,11 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     kept = None if keep is None else split_names(keep, ",", "--keep")
     carried = [f"{ROW}.*"] if kept is None else [f"{ROW}.{d.ident(name)}" for name in kept]
     added = added_columns(model)
-    for clash in added:
-        if any(inp.name == clash for inp in model.inputs):
-            raise ExportError(f"input {clash!r} clashes with the column the query adds; rename it")
+    for column in added:
+        clash = clashing_input(model, column)
+        if clash is not None:
+            raise ExportError(f"input {clash!r} clashes with the column {column!r} the query adds "
+                              "(SQLite, DuckDB and MariaDB read names without regard to case); rename it")
     total = f'{SCORED}."score"'
     threshold = d.number(model.threshold)
     outputs = [("prediction", d.prediction.format(score=total, threshold=threshold), "NULL when the score is NULL"),
