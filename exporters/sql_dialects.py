@@ -79,8 +79,9 @@ for adult's risk query, benchmarks/RESULTS.md). ``nan_test``
     column of the table can shadow them), and a long sum is split into stages, each adding at
     most a few hundred terms to the one before (expression depth stays bounded). Without it
     (SQLite, and ANSI, whose query runs unchanged in SQLite too) the score is one expression,
-    ``prediction`` and ``probability`` read it in scalar subqueries over a one-column table,
-    and ``max_terms`` bounds the model: SQLite parses an expression at most
+    ``prediction`` repeats it and ``probability`` reads it in a scalar subquery over a
+    one-column table (or all three read it from ``one_row``, below), and ``max_terms`` bounds
+    the model: SQLite parses an expression at most
     ``SQLITE_MAX_EXPR_DEPTH`` (1000) deep, and a sum ``a + b + c ...`` is that deep. ``max_name_bytes``: PostgreSQL keeps the first 63 bytes
     of a longer name (NAMEDATALEN - 1), so a longer one could name another column: refused.
     ``mysql_names``: MariaDB and MySQL refuse a name of more than 64 characters, one ending in a
