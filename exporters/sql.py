@@ -27,7 +27,9 @@ comment, so it pastes as is into a CTE, a subquery or a view (``statement=True``
   the score, the first row's below it, exactly the runtime's double: where the dialect has
   arrays and the table's scores are whole numbers, one array of the risk at every whole
   score indexed by the score (``_array``; with the CASE tree it replaced DuckDB took
-  1.9-2.7x the hand-written score query, with the array 1.1-1.7x: benchmarks/RESULTS.md), else a ``CASE`` (a balanced
+  1.9-2.7x the hand-written score query, with the array 1.1-1.7x: benchmarks/RESULTS.md); in
+  SQLite, which has no arrays, for a whole-number score, one text of the risks padded to one
+  width, cut at the score's place and read as a number (``_text_array``); else a ``CASE`` (a balanced
   tree of comparisons, so a long table costs a few tests per row). SQLite's ``EXP``
   exists only when SQLite is built with its math functions (the default since 3.35, and in
   the ``sqlite3`` module of the python.org and Debian builds); without them a logistic
@@ -40,7 +42,15 @@ The table's columns pass through as ``i.*``; the added columns never read a colu
 table by an unqualified or shared name, so none can shadow them (a table column ``score`` comes
 out unchanged, before the query's own): where the dialect has ``LATERAL`` the score is computed
 once per row in ``CROSS JOIN LATERAL (SELECT ... AS "score") AS s``, a subquery holding only
-that column. SQLite, without ``LATERAL``, writes the score expression as the ``score`` column,
+that column. SQLite has no ``LATERAL``, but a table-valued function may read the row: when the
+model has a probability and its score is a whole number, the score is computed once per row as
+the one row of ``LEFT JOIN json_each(<score>) AS s ON TRUE`` (json_each of a JSON number is one
+row, its ``value``; of NULL, no row, so the LEFT JOIN gives NULL), and ``score``,
+``prediction`` and ``probability`` read ``s."value"`` (on adult's 15-term card with its
+63-row risk table: 1.1x the instructions of the hand-written score query, against 1.5x when
+the sum was computed three times; benchmarks/RESULTS.md). Only a whole number below 10^15
+comes back from json_each exactly (SQLite writes a double with 15 digits), so otherwise SQLite
+writes the score expression as the ``score`` column,
 again in ``prediction`` and reads it for ``probability`` (which tests it many times) in a
 scalar subquery over a one-column table: SQLite's flattener evaluated the expression for each
 of them when they read a column of a subquery too. So does ANSI, whose query runs unchanged
@@ -75,7 +85,7 @@ from .registry import ExportError, Exporter, register
 from .sql_dialects import CASE_TERM, Dialect, dialect as find_dialect
 from .sql_explain import reason_sql
 from .sql_transpile import transpile
-from .sql_names import split_names
+from .sql_names import clashing_input, split_names
 
 ROW = "i"
 SCORED = "s"
@@ -260,10 +270,12 @@ def _table(d: Dialect, table: list[dict], total: str, integral: bool) -> str:
     where the dialect has arrays and the table's scores are whole numbers, else a CASE tree.
     ``integral``: the score is always a whole number (no ``floor`` needed before indexing; it
     may still be a double, from a 0/1 column stored as DOUBLE)."""
-    if d.array is not None and all(float(row["score"]).is_integer() for row in table):
+    if all(float(row["score"]).is_integer() for row in table):
         lo, hi = int(table[0]["score"]), int(table[-1]["score"])
-        if hi - lo < MAX_ARRAY:
+        if hi - lo < MAX_ARRAY and d.array is not None:
             return _array(d, table, total, integral)
+        if hi - lo < MAX_ARRAY and d.text_array and integral:
+            return _text_array(d, table, total)
     scores = [d.number(row["score"]) for row in table]
     risks = [d.number(float(row["risk"])) for row in table]
 
@@ -279,27 +291,66 @@ def _table(d: Dialect, table: list[dict], total: str, integral: bool) -> str:
     return f"CASE WHEN {total} IS NULL THEN NULL\n      ELSE {part(0, len(table))} END"
 
 
-def _array(d: Dialect, table: list[dict], total: str, integral: bool) -> str:
-    """The table risk as one array of the risk at every whole score from the table's first
-    to its last, indexed by the score: the largest table score at or below a score ``x`` is
-    the one at or below ``floor(x)``, as the table's scores are whole numbers. Below the first
-    score the first risk, from the last one the last risk; a NULL score indexes NULL."""
+def _whole_risks(d: Dialect, table: list[dict]) -> list[str]:
+    """The risk at every whole score from the table's first score to its last, as literals:
+    the largest table score at or below a score ``x`` is the one at or below ``floor(x)``, as
+    the table's scores are whole numbers."""
     lo, hi = int(table[0]["score"]), int(table[-1]["score"])
     risks, k = [], 0
     for whole in range(lo, hi + 1):
         while k + 1 < len(table) and table[k + 1]["score"] <= whole:
             k += 1
         risks.append(d.number(float(table[k]["risk"])))
+    return risks
+
+
+def _array(d: Dialect, table: list[dict], total: str, integral: bool) -> str:
+    """The table risk as one array of the risk at every whole score from the table's first
+    to its last (``_whole_risks``), indexed by the score. Below the first score the first
+    risk, from the last one the last risk; a NULL score indexes NULL."""
+    lo, hi = int(table[0]["score"]), int(table[-1]["score"])
+    risks = _whole_risks(d, table)
     at = f"CAST({total} AS BIGINT)" if integral else f"CAST(floor({total}) AS BIGINT)"  # a double indexes no array
     items = ", ".join(risks)
     return (f"CASE WHEN {total} <= {lo} THEN {risks[0]} WHEN {total} >= {hi} THEN {risks[-1]}\n"
             f"      ELSE {d.array.format(items=items, index=f'{at} - {lo - 1}')} END")
 
 
+def _text_array(d: Dialect, table: list[dict], total: str) -> str:
+    """The table risk of a whole-number score where the dialect has no arrays (SQLite): the
+    risk at every whole score from the table's first to its last (``_whole_risks``) as one
+    text of numbers each padded with spaces to one width, cut at the score's place and read
+    as a number (the engine parses the same characters as it would the literal: the same
+    double). The text is read as a BLOB so ``substr`` counts bytes instead of walking the
+    characters from the start; ``min``/``max`` hold the score within the table (the first
+    risk below it, the last above) and give NULL for a NULL score, with one reading of it."""
+    lo, hi = int(table[0]["score"]), int(table[-1]["score"])
+    risks = _whole_risks(d, table)
+    width = max(len(risk) for risk in risks) + 1
+    packed = "".join(risk.ljust(width) for risk in risks)
+    offset = f"- {lo}" if lo >= 0 else f"+ {-lo}"
+    return (f"CAST(substr(CAST('{packed}' AS BLOB),\n"
+            f"      (min({hi}, max({lo}, {total})) {offset}) * {width} + 1, {width}) AS REAL)")
+
+
 def _integral(model: Model) -> bool:
     """Whether every score is a whole number: whole points, linear terms only on binary inputs."""
     return all(isinstance(t.points, int) for t in model.terms) and all(
         model.input(t.input).type == "binary" for t in model.terms if t.op == "linear")
+
+
+#: The largest whole score a dialect's ``one_row`` carries exactly: SQLite writes a number as
+#: text with 15 significant digits before json_each reads it back.
+ONE_ROW_BELOW = 10 ** 15
+
+
+def _read_once(model: Model, d: Dialect) -> bool:
+    """Whether the query reads the score through the dialect's ``one_row`` table function
+    (SQLite, which has no LATERAL): when the model has a probability, which otherwise computes
+    the sum once more, and the score is a whole number below ``ONE_ROW_BELOW``, so it comes
+    back from the function's text exactly."""
+    return (d.one_row is not None and not d.lateral and model.probability is not None and _integral(model)
+            and sum(abs(t.points) for t in model.terms) < ONE_ROW_BELOW)
 
 
 def probability_expression(model: Model, d: Dialect, total: str) -> str | None:
@@ -392,13 +443,15 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     kept = None if keep is None else split_names(keep, ",", "--keep")
     carried = [f"{ROW}.*"] if kept is None else [f"{ROW}.{d.ident(name)}" for name in kept]
     added = added_columns(model)
-    for clash in added:
-        for inp in model.inputs:
-            if d.same_name(inp.name, clash):
-                raise ExportError(f"input {inp.name!r} clashes with the column the query adds; rename it")
+    for column in added:
+        clash = clashing_input(model, column)
+        if clash is not None:
+            raise ExportError(f"input {clash!r} clashes with the column {column!r} the query adds "
+                              "(SQLite, DuckDB and MariaDB read names without regard to case); rename it")
     if d.case_blind:
         _one_name_each(d, [inp.name for inp in model.used_inputs])
-    total = f'{SCORED}.{d.ident("score")}'
+    once = _read_once(model, d)
+    total = f'{SCORED}.{d.ident("value")}' if once else f'{SCORED}.{d.ident("score")}'
     threshold = d.number(model.threshold)
     outputs = [("prediction", d.prediction.format(score=total, threshold=threshold), "NULL when the score is NULL"),
                ("probability", probability_expression(model, d, total),
@@ -413,6 +466,10 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         joins = [f'CROSS JOIN LATERAL (SELECT {stage} AS {d.ident("v")} OFFSET 0 ROWS) AS {SCORED}{k}'
                  for k, stage in enumerate(stages[:-1], start=1)]  # OFFSET 0: each stage stays a subquery
         joins.append(f'CROSS JOIN LATERAL (SELECT {stages[-1]} AS {d.ident("score")}) AS {SCORED}')
+    elif once:  # the score once per row, in the one row the dialect's table function makes of it
+        columns += [(f'{total} AS {d.ident("score")}', "")]
+        columns += [(f'{sql} AS {d.ident(name)}', note) for name, sql, note in outputs]
+        joins = [f"LEFT JOIN {d.one_row.format(score=stages[-1])} AS {SCORED} ON TRUE"]  # type: ignore[union-attr]
     else:  # the prediction repeats the score; the probability reads it from a table of one column
         one = f'FROM (SELECT {stages[-1]} AS {d.ident("score")}) AS {SCORED}'
         columns += [(f'{stages[-1]} AS {d.ident("score")}', "")]

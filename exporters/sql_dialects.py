@@ -61,7 +61,9 @@ class Dialect:
     condition adds; where ``term_keeps_null`` it is NULL when the condition is unknown, so a
     missing input makes the sum NULL by itself (SQLite: ``points * (condition)`` is both that
     and its fastest form), elsewhere the query tests for NULL (DuckDB runs ``CASE`` faster
-    than a multiplied cast). ``prediction`` is 1, 0, or NULL for a NULL score. ``nan_test``
+    than a multiplied cast). ``prediction`` is 1, 0, or NULL for a NULL score (DuckDB: the
+comparison cast to INTEGER, one test a row where the ``CASE`` makes two: 7 % fewer instructions
+for adult's risk query, benchmarks/RESULTS.md). ``nan_test``
     is None where the engine has no NaN (SQLite stores NaN as NULL; ANSI SQL has none).
     ``trim`` strips every character Python's ``str.strip()`` strips (runtime/score.py calls a
     text blank when nothing is left) from the column ``{}``: ``{chars}`` is where it names those
@@ -81,8 +83,9 @@ class Dialect:
     column of the table can shadow them), and a long sum is split into stages, each adding at
     most a few hundred terms to the one before (expression depth stays bounded). Without it
     (SQLite, and ANSI, whose query runs unchanged in SQLite too) the score is one expression,
-    ``prediction`` and ``probability`` read it in scalar subqueries over a one-column table,
-    and ``max_terms`` bounds the model: SQLite parses an expression at most
+    ``prediction`` repeats it and ``probability`` reads it in a scalar subquery over a
+    one-column table (or all three read it from ``one_row``, below), and ``max_terms`` bounds
+    the model: SQLite parses an expression at most
     ``SQLITE_MAX_EXPR_DEPTH`` (1000) deep, and a sum ``a + b + c ...`` is that deep. ``max_name_bytes``: PostgreSQL keeps the first 63 bytes
     of a longer name (NAMEDATALEN - 1), so a longer one could name another column: refused.
     ``mysql_names``: MariaDB and MySQL refuse a name of more than 64 characters, one ending in a
@@ -112,6 +115,11 @@ class Dialect:
     ``case_blind``: the engine matches names without regard to case (Spark SQL by default:
     ``i.`Age``` reads a column ``age``, and two columns ``a`` and ``A`` are an ambiguous
     reference): two names the query reads that differ only in case are refused (sql.py).
+    ``one_row``: a table-valued function of ``{score}`` giving one row whose column ``value``
+    is that number (NULL: no row), which a dialect without ``LATERAL`` joins to compute a
+    whole-number score once per row (SQLite's ``json_each``: its JSON functions are built in
+    since 3.38, an option of older builds). ``text_array``: a whole-number score reads the risk
+    table from one text of fixed-width numbers (SQLite, which has no arrays).
     """
 
     name: str
@@ -136,6 +144,8 @@ class Dialect:
     reason_array: ReasonArray | None = None
     ident_backslashes: bool = False
     case_blind: bool = False
+    one_row: str | None = None
+    text_array: bool = False
 
     def ident(self, name: str) -> str:
         """A quoted identifier: any name is safe (double quotes are doubled)."""
@@ -197,10 +207,6 @@ class Dialect:
         """Where a blank test reads the whitespace characters: a column of the one-row table ``w``."""
         return f"w.{self.ident('whitespace')}"
 
-    def same_name(self, a: str, b: str) -> bool:
-        """Whether the engine reads ``a`` and ``b`` as one name (``case_blind``: ignoring case)."""
-        return a.lower() == b.lower() if self.case_blind else a == b
-
 #: ``char(9, 10, ...)`` (SQLite's char takes many code points) and ``chr(9) || chr(10) ...``.
 CHAR_LIST = "char(" + ", ".join(str(ord(c)) for c in WHITESPACE) + ")"
 CHR_CHAIN = " || ".join(f"chr({ord(c)})" for c in WHITESPACE)
@@ -231,9 +237,10 @@ CASE_PREDICTION = "CASE WHEN {score} > {threshold} THEN 1 WHEN {score} <= {thres
 DIALECTS: dict[str, Dialect] = {
     "sqlite": Dialect("sqlite", double="{}", condition_term="{points} * ({condition})", term_keeps_null=True,
                       prediction="({score} > {threshold})", nan_test=None, trim="TRIM({}, {chars})",
-                      whitespace=CHAR_LIST, lateral=False, max_terms=900),
+                      whitespace=CHAR_LIST, lateral=False, max_terms=900, one_row="json_each({score})",
+                      text_array=True),
     "duckdb": Dialect("duckdb", double="DOUBLE '{}'", condition_term=CASE_TERM, term_keeps_null=False,
-                      prediction=CASE_PREDICTION, nan_test="isnan({})", trim="TRIM({}, {chars})",
+                      prediction="CAST({score} > {threshold} AS INTEGER)", nan_test="isnan({})", trim="TRIM({}, {chars})",
                       whitespace=CHR_CHAIN, array="[{items}][{index}]"),
     "postgres": Dialect("postgres", double="DOUBLE PRECISION '{}'", condition_term=CASE_TERM,
                         term_keeps_null=False, prediction=CASE_PREDICTION,

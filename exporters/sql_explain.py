@@ -41,6 +41,7 @@ from scorecard.runtime.explain import check_k, reason_columns, reason_texts
 
 from .registry import ExportError
 from .sql_dialects import Dialect, ReasonArray
+from .sql_names import clashing_input
 
 #: The name the ``clickhouse`` query gives the array of a row's ranked terms (``Dialect.reason_array``).
 ARRAY_NAME = "scorecard_ranked_terms"
@@ -76,9 +77,10 @@ def reason_sql(model: Model, d: Dialect, k: int, points: list[str], score: str |
     k = check_k(k)
     names = reason_columns(k)
     for name in names:
-        for inp in model.inputs:
-            if d.same_name(inp.name, name):
-                raise ExportError(f"input {inp.name!r} clashes with the column --explain adds; rename it")
+        clash = clashing_input(model, name)
+        if clash is not None:
+            raise ExportError(f"input {clash!r} clashes with the column {name!r} --explain adds "
+                              "(SQLite, DuckDB and MariaDB read names without regard to case); rename it")
     if not points:  # no terms: no reasons
         return [(f"NULL AS {d.ident(name)}", name) for name in names], []
     if d.reason_array is not None:

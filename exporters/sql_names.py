@@ -7,8 +7,11 @@ holds the separator or a double quote itself, as in SQL (``"my.db".vitals``, ``"
 ``Dialect.ident``), so the engine reads exactly the names given; a part it cannot quote safely
 (empty, a NUL character, too long for PostgreSQL) is a one-line error. Only the syntax can be
 checked here: whether the table holds a column is the engine's to say when the query runs.
+``clashing_input`` finds an input the engines would take for a column the query adds.
 """
 from __future__ import annotations
+
+from scorecard.runtime import Model
 
 from .registry import ExportError
 
@@ -50,3 +53,12 @@ def split_names(text: str, separator: str, what: str) -> list[str]:
         k += 1  # past the separator
         if k == len(text):
             raise ExportError(f"{what} {text!r}: an empty name after the last {separator!r}")
+
+
+def clashing_input(model: Model, column: str) -> str | None:
+    """The input of ``model`` whose name the engines would take for ``column``, a column the
+    query adds, or None. SQLite, DuckDB and MariaDB read a name without regard to case (a
+    table column ``Score`` and the query's ``score`` are one name there: wrapped in a CTE or a
+    view, the query would read the input where it means its own column, or fail), so the
+    names are compared casefolded."""
+    return next((inp.name for inp in model.inputs if inp.name.casefold() == column.casefold()), None)

@@ -6,8 +6,9 @@ vendor; this module gives exactly its output, byte for byte, at millions of rows
 
 - values are read as ``runtime.score.coerce`` reads them: a missing cell is one ``str.strip()``
   empties; a number has the one grammar of ``runtime.score.NUMBER`` (checked with a regular
-  expression, then parsed by pyarrow to the nearest double, as ``float()`` does); an integral
-  value within the input's ``int_limits`` is an int;
+  expression, then parsed by pyarrow to the nearest double, as ``float()`` does; or read by
+  pyarrow's CSV reader straight to float64 where that is the same, trainer/data/csv_lines.py);
+  an integral value within the input's ``int_limits`` is an int;
 - the score is added in float64 left to right in ``model.terms`` order, the runtime's order.
   Where the runtime adds ints, every partial sum is an integer of at most 2^53 (the model file
   guarantees it), which a double holds exactly; where it adds a float, it converts the int to
@@ -21,7 +22,10 @@ vendor; this module gives exactly its output, byte for byte, at millions of rows
   runtime's message, after the rows before it, as the runtime does.
 
 Memory is bounded by the batch (trainer/data/csv_lines.py's blocks, columnar.py's Parquet
-batches), not the file.
+batches), not the file. Both cores work: the main thread reads and parses a block while
+``WORKERS`` threads score and format the blocks before it (numpy and pyarrow release the GIL),
+and the per-batch Python work is a fixed number of calls. No Python object goes through
+pyarrow's conversion (trainer/data/arrow_values.py): its first one imports pandas.
 """
 from __future__ import annotations
 
@@ -42,6 +46,8 @@ from scorecard.runtime.explain import check_k, explain, reason_cells, reason_col
 from scorecard.runtime.model import Model
 from scorecard.runtime.score import EXACT, WHITESPACE, format_number
 from scorecard.runtime.table import ScoredTable, added_columns
+from scorecard.trainer.data.arrow_values import booleans, numbers, text, texts as as_texts
+from scorecard.trainer.data.arrow_values import to_numpy as _np
 from scorecard.trainer.data.columnar import is_parquet, text_batches
 from scorecard.trainer.data.csv_lines import LineBatch, line_batches
 from scorecard.trainer.vectorised import Column, policy_column, totals
@@ -70,6 +76,12 @@ QUOTED = _quoted_characters()
 QUOTED_PATTERN = "[" + "".join("\\" + c if c in '"' else {"\r": "\\r", "\n": "\\n"}.get(c, c) for c in QUOTED) + "]"
 
 
+#: Constant cells (pyarrow scalars made without converting a Python object: arrow_values.py).
+EMPTY, COMMA, QUOTE, ONE, ZERO = (text(c) for c in ("", ",", '"', "1", "0"))
+
+#: Whole scores spanning fewer values than this get each value's probability written once.
+WHOLE_RANGE = 1 << 16
+
 #: Batches scored at once, in threads (pyarrow and numpy release the GIL): the reader reads
 #: the next block meanwhile; memory holds at most this many batches more.
 WORKERS = 2
@@ -88,10 +100,6 @@ def _trim(cells: pa.Array) -> pa.Array:
     return pc.utf8_trim(cells, WHITESPACE)
 
 
-def _np(array) -> np.ndarray:
-    return array.to_numpy(zero_copy_only=False)
-
-
 class BatchScorer:
     """Scores batches of text cells for one model (prepared once)."""
 
@@ -99,6 +107,9 @@ class BatchScorer:
         self.model = model
         self.needed = {i.name for i in model.needs_value}
         self.with_probability = model.probability is not None
+        if self.with_probability and model.probability["method"] == "table":
+            self.table_scores = np.array([float(row["score"]) for row in model.probability["table"]])
+            self.table_risks = np.array([float(row["risk"]) for row in model.probability["table"]])
 
     def read(self, batch: pa.RecordBatch) -> tuple[dict[str, Column], np.ndarray]:
         """(columns, scored): each used input's values and which rows get a score. Raises
@@ -109,19 +120,23 @@ class BatchScorer:
         columns: dict[str, Column] = {}
         for position, inp in enumerate(self.model.used_inputs):
             cells = batch.column(inp.name)
-            plain = None if inp.type == "categorical" else _plain_numbers(cells)
-            if plain is not None:  # no whitespace to trim, every filled cell a number
-                parsed, missing = plain
-                ok = np.ones(n, dtype=bool)
-            else:
-                trimmed = _trim(cells)
-                missing = _np(pc.equal(trimmed, ""))
             if inp.type == "categorical":
+                missing = _np(pc.equal(_trim(cells), EMPTY))
                 columns[inp.name] = policy_column(self.model, inp.name, missing, text=cells)
+            elif cells.type == pa.float64():  # read as numbers: every cell empty (null) or finite
+                parsed, missing = _float_cells(cells)
+                columns[inp.name] = policy_column(self.model, inp.name, missing, number=parsed,
+                                                  integral=self._integral(inp.name, parsed))
             else:
-                if plain is None:
+                plain = _plain_numbers(cells)
+                if plain is not None:  # no whitespace to trim, every filled cell a number
+                    parsed, missing = plain
+                    ok = np.ones(n, dtype=bool)
+                else:
+                    trimmed = _trim(cells)
+                    missing = _np(pc.equal(trimmed, EMPTY))
                     ok = _np(pc.match_substring_regex(trimmed, NUMBER))
-                    parsed = _np(pc.cast(pc.if_else(pa.array(ok), trimmed, "0"), pa.float64()))
+                    parsed = _np(pc.cast(pc.if_else(booleans(ok), trimmed, text("0")), pa.float64()))
                 finite = np.isfinite(parsed)
                 bad = np.flatnonzero(scored & ~missing & ~(ok & finite))
                 if len(bad):
@@ -129,9 +144,8 @@ class BatchScorer:
                     cell = cells[k].as_py()
                     what = "is not a finite number" if ok[k] else "is not a number"
                     refused.append((k, position, f"column {inp.name!r}: {cell!r} {what}"))
-                limit = self.model.int_limits.get(inp.name, EXACT)
-                integral = (np.floor(parsed) == parsed) & (np.abs(parsed) <= limit)
-                columns[inp.name] = policy_column(self.model, inp.name, missing, number=parsed, integral=integral)
+                columns[inp.name] = policy_column(self.model, inp.name, missing, number=parsed,
+                                                  integral=self._integral(inp.name, parsed))
             if inp.name in self.needed:
                 scored &= ~missing
         if refused:
@@ -139,23 +153,52 @@ class BatchScorer:
             raise RowRefused(row, message)
         return columns, scored
 
+    def _integral(self, name: str, parsed: np.ndarray) -> np.ndarray:
+        """Where the runtime holds an input's value as an int: integral, within its int limit."""
+        return (np.floor(parsed) == parsed) & (np.abs(parsed) <= self.model.int_limits.get(name, EXACT))
+
     def totals(self, columns: dict[str, Column], n: int) -> tuple[np.ndarray, np.ndarray]:
         """(score, is_float) of every row (trainer/vectorised.py)."""
         return totals(self.model, columns, n)
 
     def added(self, total: np.ndarray, is_float: np.ndarray, scored: np.ndarray) -> list[pa.Array]:
         """The text of the added columns: score, prediction (and probability)."""
-        score = _int_text(np.where(scored & ~is_float, total, 0.0))
         floats = scored & is_float
-        if floats.any():
-            score = pc.replace_with_mask(score, pa.array(floats), float_text(total[floats]))
-        out = [score, pc.if_else(pa.array(total > self.model.threshold), "1", "0")]
+        out = [self.score_text(total, is_float, scored), pc.if_else(booleans(total > self.model.threshold), ONE, ZERO)]
         if self.with_probability:
-            out.append(float_text(self.risks(np.where(scored, total, 0.0))))
+            out.append(self.probability_text(np.where(scored, total, 0.0), floats.any()))
         if scored.all():
             return out
-        blank = pa.array(~scored)
-        return [pc.if_else(blank, "", column) for column in out]
+        blank = booleans(~scored)
+        return [pc.if_else(blank, EMPTY, column) for column in out]
+
+    def score_text(self, total: np.ndarray, is_float: np.ndarray, scored: np.ndarray) -> pa.Array:
+        """The score column's text: an int or a float as the runtime holds it (unscored rows: 0,
+        blanked by the caller)."""
+        floats = scored & is_float
+        if floats.all():  # a float score in every row (a linear input read as a float, say)
+            return float_text(total)
+        score = _int_text(np.where(scored & ~is_float, total, 0.0))
+        if floats.any():
+            score = pc.replace_with_mask(score, booleans(floats), float_text(total[floats]))
+        return score
+
+    def probability_text(self, total: np.ndarray, floats: bool) -> pa.Array:
+        """The probability column's text: each distinct risk written once and taken by row where
+        they are few (a risk table's rows; the whole scores of a card, ``floats`` False, within
+        ``WHOLE_RANGE``), else every row's risk written."""
+        if self.model.probability["method"] == "table":
+            return float_text(self.table_risks).take(numbers(self.table_rows(total)))
+        if not floats and len(total):
+            low = total.min()
+            if total.max() - low < WHOLE_RANGE:
+                whole = float_text(self.risks(np.arange(low, total.max() + 1)))
+                return whole.take(numbers((total - low).astype(np.int64)))
+        return float_text(self.risks(total))
+
+    def table_rows(self, total: np.ndarray) -> np.ndarray:
+        """The risk table's row of every score (``bisect_right``, the first row below it)."""
+        return np.maximum(np.searchsorted(self.table_scores, total, side="right") - 1, 0)
 
     def risks(self, total: np.ndarray) -> np.ndarray:
         """``runtime.risk.risk_function``'s risk of every score, computed as it computes it: the
@@ -164,17 +207,15 @@ class BatchScorer:
         (numpy's own vectorised ``exp`` differs in the last bit; tests/cli/test_float_text.py)."""
         probability = self.model.probability
         if probability["method"] == "table":
-            scores = np.array([float(row["score"]) for row in probability["table"]])
-            risks = np.array([float(row["risk"]) for row in probability["table"]])
-            return risks[np.maximum(np.searchsorted(scores, total, side="right") - 1, 0)]
+            return self.table_risks[self.table_rows(total)]
         z = probability["scale"] * (total - probability.get("center", 0))
         upper = z >= 0
-        e = _np(pc.exp(pa.array(np.where(upper, -z, z))))
+        e = _np(pc.exp(numbers(np.where(upper, -z, z))))
         return np.where(upper, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 def _int_text(values: np.ndarray) -> pa.Array:
-    return pc.cast(pa.array(values.astype(np.int64)), pa.string())
+    return pc.cast(numbers(values.astype(np.int64)), pa.string())
 
 
 #: The bytes of a number in plain ASCII (``NUMBER``'s alphabet, no whitespace).
@@ -190,6 +231,15 @@ def _data(cells: pa.Array) -> tuple[np.ndarray, bytes] | None:
     return offsets - offsets[0], b"" if data is None else bytes(memoryview(data)[offsets[0]:offsets[-1]])
 
 
+def _float_cells(cells: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(values, missing) of a float64 column (trainer/data/csv_lines.py's ``numbers``): a null
+    is an empty cell, read as 0 and missing."""
+    if not cells.null_count:
+        return _np(cells), np.zeros(len(cells), dtype=bool)
+    missing = _np(cells.is_null())
+    return np.where(missing, 0.0, np.frombuffer(cells.buffers()[1], dtype=np.float64)[cells.offset:cells.offset + len(cells)]), missing
+
+
 def _plain_numbers(cells: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
     """(values, missing) of a column whose cells are all empty or numbers written with
     ``NUMBER_BYTES`` only (no whitespace to trim): pyarrow's cast reads exactly ``NUMBER``'s
@@ -203,7 +253,7 @@ def _plain_numbers(cells: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
     if data.translate(None, NUMBER_BYTES):
         return None
     missing = offsets[1:] == offsets[:-1]
-    filled = pc.if_else(pa.array(missing), "0", cells) if missing.any() else cells
+    filled = pc.if_else(booleans(missing), text("0"), cells) if missing.any() else cells
     try:
         return _np(pc.cast(filled, pa.float64())), missing
     except pa.ArrowInvalid:
@@ -219,7 +269,7 @@ def _csv_cells(cells: pa.Array) -> pa.Array:
     needs = pc.match_substring_regex(cells, QUOTED_PATTERN)
     if not pc.any(needs).as_py():
         return cells
-    quoted = pc.binary_join_element_wise('"', pc.replace_substring(cells, '"', '""'), '"', "")
+    quoted = pc.binary_join_element_wise(QUOTE, pc.replace_substring(cells, '"', '""'), QUOTE, EMPTY)
     return pc.if_else(needs, quoted, cells)
 
 
@@ -276,7 +326,9 @@ def score_file(model: Model, path: str, outfile: TextIO, source: str | None = No
         header, parquet, locate = text_batches(path, source, added)
         batches: Iterator[LineBatch] = (LineBatch(batch) for batch in parquet)
     else:
-        header, batches, locate = line_batches(path, source, added, used)
+        # numbers read as float64 where they can be; --explain reads each row's cells as text
+        numbers = frozenset() if explain else frozenset(i.name for i in model.used_inputs if i.type != "categorical")
+        header, batches, locate = line_batches(path, source, added, used, numbers)
     missing = [name for name in used if name not in header]
     if missing:
         raise RowError(f"{source}: the model needs column {missing[0]!r}, which the data lacks")
@@ -321,11 +373,12 @@ def _render(scorer: BatchScorer, item: LineBatch, explain: int = 0) -> tuple[pa.
     columns, scored = scorer.read(batch)
     total, is_float = scorer.totals(columns, batch.num_rows)
     cells = scorer.added(total, is_float, scored) + (_reason_cells(scorer.model, batch, explain) if explain else [])
-    if item.lines is not None:  # "\n" + the row's own text
-        rows = pc.binary_join_element_wise(item.lines, *cells, ",")
+    lines = item.lines()
+    if lines is not None:  # "\n" + the row's own text
+        rows = pc.binary_join_element_wise(lines, *cells, COMMA)
     else:
         first, *rest = [_csv_cells(c) for c in batch.columns]
-        rows = pc.binary_join_element_wise(pc.binary_join_element_wise("\n", first, ""), *rest, *cells, ",")
+        rows = pc.binary_join_element_wise(pc.binary_join_element_wise(text("\n"), first, EMPTY), *rest, *cells, COMMA)
     return rows, int((~scored).sum())
 
 
@@ -340,4 +393,4 @@ def _reason_cells(model: Model, batch: pa.RecordBatch, k: int) -> list[pa.Array]
         for j in range(k):
             texts[j].append("" if words[j] is None else words[j])
             texts[k + j].append(format_number(points[j]))
-    return [_csv_cells(pa.array(column, type=pa.string())) for column in texts]
+    return [_csv_cells(as_texts(column)) for column in texts]

@@ -15,6 +15,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from scorecard.runtime.model import Model, Term
+from scorecard.trainer.data.arrow_values import FALSE, booleans, texts
+from scorecard.trainer.data.arrow_values import text as as_text
+from scorecard.trainer.data.arrow_values import to_numpy as _np
 from scorecard.runtime.score import EXACT, coerce
 
 
@@ -33,10 +36,6 @@ class Column:
     integral: np.ndarray
 
 
-def _np(array) -> np.ndarray:
-    return array.to_numpy(zero_copy_only=False)
-
-
 def policy_column(model: Model, name: str, missing: np.ndarray, number: np.ndarray | None = None,
                   text: pa.Array | None = None, integral: np.ndarray | None = None) -> Column:
     """An input's values after the model's missing-value policy (runtime.score.read_inputs):
@@ -49,7 +48,7 @@ def policy_column(model: Model, name: str, missing: np.ndarray, number: np.ndarr
     if filled:
         fill = coerce(model.input(name), model.imputed[name], model.int_limits.get(name, EXACT))
         if text is not None:
-            text = pc.if_else(pa.array(missing), fill, text)
+            text = pc.if_else(booleans(missing), as_text(fill), text)
         else:
             number = np.where(missing, float(fill), number)
             integral = np.where(missing, isinstance(fill, int), integral)
@@ -59,17 +58,17 @@ def policy_column(model: Model, name: str, missing: np.ndarray, number: np.ndarr
 def totals(model: Model, columns: dict[str, Column], n: int) -> tuple[np.ndarray, np.ndarray]:
     """(score, is_float): the runtime's score of every row (the points total, added from 0 in
     term order) as a double, and whether the runtime holds it as a float (else an int)."""
-    total = np.zeros(n)
+    total = np.zeros(n)  # +0.0: a sum from it is never -0.0, so adding 0.0 or nothing is the same
     is_float = np.zeros(n, dtype=bool)
     for term in model.terms:
         column = columns[term.input]
         points = term.points
         if term.op == "linear":
-            total = total + np.where(column.known, float(points) * column.number, 0.0)
+            np.add(total, float(points) * column.number, out=total, where=column.known)
             is_float |= isinstance(points, float) | ~column.integral
             continue
         on = met(term, column)
-        total = total + np.where(on, float(points), 0.0)
+        np.add(total, float(points), out=total, where=on)
         if isinstance(points, float):
             is_float |= on
     return total, is_float
@@ -81,15 +80,14 @@ def met(term: Term, column: Column) -> np.ndarray:
         return ~column.known
     if column.text is not None:  # a categorical input: text compared as text
         if term.op == "==":
-            hits = pc.equal(column.text, term.value) if isinstance(term.value, str) else None
+            hits = pc.equal(column.text, as_text(term.value)) if isinstance(term.value, str) else None
         elif term.op == "in":
-            hits = pc.is_in(column.text, value_set=pa.array([v for v in term.value if isinstance(v, str)],
-                                                              pa.string()))
+            hits = pc.is_in(column.text, value_set=texts([v for v in term.value if isinstance(v, str)]))
         else:
             hits = None
         if hits is None:
             return np.zeros(len(column.known), dtype=bool)
-        return column.known & _np(hits.fill_null(False))
+        return column.known & _np(hits.fill_null(FALSE))
     x = column.number
     if term.op == ">=":
         hits = x >= term.value

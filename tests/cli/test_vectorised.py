@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import csv
 import io
+import subprocess
 import sys
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pytest
-from scorecard.runtime import Input, Model, Target, Term, score_csv
+from scorecard.runtime import Input, Model, Target, Term, dumps, score_csv
 from scorecard.runtime.errors import RowError
 from scorecard.runtime.table import open_csv
 from scorecard.trainer.data import columnar, csv_lines
+from scorecard import vectorised
 from scorecard.vectorised import score_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exporters"))
@@ -196,7 +199,7 @@ def test_the_line_fast_path_writes_the_runtimes_bytes(tmp_path, monkeypatch, blo
     monkeypatch.setattr(csv_lines, "RAW_BLOCK", block)
     path = write_csv(tmp_path / "plain.csv", ["a", "b", "c", "id"], plain_rows(300))
     _, batches, _ = csv_lines.line_batches(str(path), "plain.csv", (), ["a", "b", "c"])
-    assert all(batch.lines is not None for batch in batches)
+    assert all(batch.block is not None for batch in batches)
     output = same(float_model(), path)
     assert "3.0," in output and "e-" in output and "\nid" not in output
     same(float_model(None), path)
@@ -231,3 +234,59 @@ def test_rows_written_to_a_file_are_the_runtimes_bytes(tmp_path):
     with open(tmp_path / "out.csv", "w", encoding="utf-8", newline="") as out:
         score_file(float_model(), str(path), out)
     assert (tmp_path / "out.csv").read_bytes() == reference.getvalue().encode("utf-8")
+
+
+def plain_cells() -> list[str]:
+    """The cells of tests/numbers_table.py that a CSV holds unquoted on one line."""
+    return [cell for cell in READ if not any(c in cell for c in ',"\r\n')]
+
+
+@pytest.mark.parametrize("block", [48, 1 << 24])
+def test_numbers_read_as_floats_on_the_line_path_give_the_runtimes_bytes(tmp_path, monkeypatch, block):
+    """Plain files whose numeric columns pyarrow reads straight to float64 where every cell of
+    a block allows it (padded, blank, exponents, huge integers), and as text in the blocks
+    with a cell it does not (Unicode spaces): the runtime's bytes either way; a refused cell
+    in a late block stops the output at its line with the runtime's message."""
+    monkeypatch.setattr(csv_lines, "RAW_BLOCK", block)
+    good = [cell for cell in plain_cells() if READ[cell] is not REFUSED]
+    rows = [[good[k % len(good)], str(k % 3), ["red", "blue"][k % 2], f"id{k}"] for k in range(3 * len(good))]
+    path = write_csv(tmp_path / "n.csv", ["a", "b", "c", "id"], rows)
+    _, batches, _ = csv_lines.line_batches(str(path), "n.csv", (), ["a", "b", "c"], frozenset({"a", "b"}))
+    types = {batch.batch.column("a").type for batch in batches}
+    assert types == ({pa.float64(), pa.string()} if block < 1000 else {pa.string()})  # one block: a Unicode space
+    output = same(float_model(), path)
+    assert output.count("\n") == len(rows) + 1
+    for k, cell in enumerate(cell for cell in plain_cells() if READ[cell] is REFUSED):
+        late = write_csv(tmp_path / f"bad{k}.csv", ["a", "b", "c", "id"], rows[:40] + [[cell, "1", "red", "z"]] + rows[:5])
+        vectorised, runtime = both(float_model(), late)
+        assert vectorised == runtime and "line 42" in runtime[1], cell
+
+
+def test_predict_on_a_csv_file_does_not_import_pandas(tmp_path):
+    """pyarrow imports pandas the first time it converts a Python object (seconds on a busy
+    machine): scoring a CSV file converts none (trainer/data/arrow_values.py)."""
+    path = write_csv(tmp_path / "plain.csv", ["a", "b", "c", "id"], plain_rows(300))
+    model = tmp_path / "m.json"
+    model.write_text(dumps(float_model()))
+    code = ("import sys; from scorecard.cli import app; sys.argv = ['scorecard', 'predict', sys.argv[1], sys.argv[2], "
+            "'-o', sys.argv[3]]\ntry:\n    app()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('pandas' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, str(model), str(path), str(tmp_path / "out.csv")],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+    reference = io.StringIO()
+    score_csv(float_model(), open_csv(str(path)), reference)
+    assert (tmp_path / "out.csv").read_text() == reference.getvalue()
+
+
+@pytest.mark.parametrize("whole_range", [1, 1 << 16])
+def test_probabilities_written_once_per_whole_score_are_the_runtimes(monkeypatch, whole_range):
+    """Whole scores' probabilities are written once per score in their range and taken by row
+    (or row by row when the range is wider than WHOLE_RANGE); a risk table's once per row of
+    the table: the runtime's bytes, unscored rows included."""
+    monkeypatch.setattr(vectorised, "WHOLE_RANGE", whole_range)
+    for case in ("breastcancer", "mushroom", "unmet", "impute"):
+        make, data = CASES[case]
+        for probability in ({"method": "logistic", "scale": 0.7, "center": 1},
+                            {"method": "table", "table": [{"score": -1, "risk": 1e-5}, {"score": 2, "risk": 0.9}]}):
+            same(with_probability(make(), probability), DATASETS / data)

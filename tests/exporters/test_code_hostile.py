@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -23,8 +24,9 @@ from code_models import with_golden
 from scorecard.exporters import onnx as onnx_export
 from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
+from scorecard.exporters.registry import ExportError
 from scorecard.exporters.verify import verify
-from scorecard.runtime import Input, Model, Target, Term, predict, score
+from scorecard.runtime import GoldenRow, Input, Model, Target, Term, dump, predict, score
 from test_code_exports import batch_scores, same
 
 SQLI = 'Uniformity "Size"; DROP TABLE input; --'
@@ -148,6 +150,134 @@ def test_verify_passes_on_hostile_names(pg_dsn):
         ("pmml", True)] + [("sql", None)] * 4, \
         [c.line() for c in checks]
     assert all("U+1F642" in c.reason for c in checks if c.engine.startswith("mysql"))
+
+
+# Issue 15: hostile names every engine can hold, MariaDB included (at most 64 characters of
+# U+0001..U+FFFF, not ending in a space; PostgreSQL keeps 63 bytes of a name), each attacking a
+# quoting rule of some dialect: identifier quotes of every kind, a backslash (an escape in
+# MariaDB's and ClickHouse's strings, and ClickHouse's names) before a quote and at the end,
+# comment openers and a statement end, line breaks and tabs, the placeholders of DB-API
+# drivers and of str.format and Jinja, right-to-left text, combining marks and an invisible
+# bidirectional control, a name of PostgreSQL's 63 bytes, SQL keywords, and the names the
+# query itself uses for its tables and columns (i, s, w, value, whitespace, rn). A name the
+# query adds, in any case (Score), is refused: test_sql_refuses_an_input_named_as_an_added_column.
+TICKS = "`tick``s` \"dq\"\"\" 'sq'' [br]"
+BACKSLASH = "back\\slash \\' \\\" \\` ends\\"
+COMMENT = "-- c */ /* c; DROP TABLE input; # x"
+WHITE = "line\nbreak\ttab\r\nend"
+FORMAT = "%s %(x)s %% ? :1 $1 {0} {{ x }} {% if %}"
+BIDI = "\u05e9\u05b8\u05c1\u05dc\u05d5\u05b9\u05dd \u0645\u0631\u062d\u0628\u0627 e\u0301 \u202eder\u202c \u263a"
+LONG = "n" * 55 + "_63bytes"  # PostgreSQL's longest name: 63 bytes
+KEYWORD = "select"
+QUOTING_CATEGORIES = ("it's", "`", "back\\slash", "ends\\", "%s", "{{ x }}", "-- x", "/* y", "na\u00efve e\u0301",
+                      "\u05e9\u05dc\u05d5\u05dd", "Yes ", "YES", "yes", "")
+
+
+def quoting_model() -> Model:
+    """The names above on one card, with a risk table (so the SQLite query reads its score
+    through json_each, whose column is ``value`` and whose alias is ``s``, both input names
+    here) and the "unmet" policy (so blank tests join the whitespace table ``w``)."""
+    model = Model(
+        kind="linear", target=Target("out`come\"'\\ %s", "yes'`\\ {{ y }}"),
+        inputs=(Input(TICKS, "numeric"), Input(BACKSLASH, "numeric"), Input(COMMENT, "binary"),
+                Input(WHITE, "numeric"), Input(FORMAT, "binary"), Input(BIDI, "categorical", QUOTING_CATEGORIES[:-1]),
+                Input(LONG, "numeric"), Input(KEYWORD, "numeric"), Input("value", "binary"), Input("s", "numeric"),
+                Input("w", "categorical", ("w", "whitespace")), Input("whitespace", "numeric"), Input("i", "binary"),
+                Input("rn", "numeric"), Input("ORDER", "numeric")),
+        terms=(Term(TICKS, ">=", 3, 2, TICKS), Term(BACKSLASH, "<", 2.5, -1, BACKSLASH), Term(COMMENT, "linear", None, 3, COMMENT),
+               Term(WHITE, ">=", 1, 1, WHITE), Term(FORMAT, "linear", None, -2, FORMAT),
+               Term(BIDI, "==", "it's", 4, BIDI), Term(BIDI, "in", ("`", "back\\slash", "ends\\", "Yes "), -3, "quotes"),
+               Term(BIDI, "in", ("%s", "{{ x }}", "-- x", "/* y", "na\u00efve e\u0301", "\u05e9\u05dc\u05d5\u05dd"), 2,
+                    "{{ specials }} %s"),
+               Term(BIDI, "missing", None, 1, "*/ unknown --"), Term(LONG, ">=", 2, 1, LONG), Term(KEYWORD, "<", 1, 2, "from"),
+               Term("value", "linear", None, 1, "value"), Term("s", ">=", 2, -1, "s"), Term("w", "==", "whitespace", 2, "w"),
+               Term("whitespace", ">=", 1, 1, "whitespace"), Term("i", "linear", None, 1, "i"),
+               Term("rn", "<", 1, -1, "rn"), Term("ORDER", ">=", 2, 1, "order by")),
+        intercept=-4, missing="unmet",
+        probability={"method": "table", "table": [{"score": s, "risk": (s + 8) / 21 + 1e-9 * s} for s in range(-6, 13, 2)]})
+    rows = quoting_rows()[:8]
+    return replace(model, golden=tuple(GoldenRow(row, score(model, row), predict(model, row)) for row in rows))
+
+
+def quoting_rows() -> list[dict]:
+    """30 rows over every category, blanks (whitespace only too) in a condition's input and one
+    in a linear term's binary input (that row has no score)."""
+    rows = []
+    for k in range(30):
+        rows.append({TICKS: str(k % 5), BACKSLASH: str(k % 4 + 0.5 * (k % 2)), COMMENT: str(k % 2), WHITE: str(k % 3),
+                     FORMAT: str((k // 2) % 2), BIDI: QUOTING_CATEGORIES[k % len(QUOTING_CATEGORIES)],
+                     LONG: str(k % 4), KEYWORD: str(k % 3), "value": str((k // 3) % 2), "s": str(k % 6),
+                     "w": ("w", "whitespace", " whitespace", "")[k % 4], "whitespace": str(k % 2), "i": str((k // 5) % 2),
+                     "rn": str(k % 2), "ORDER": str(k % 7)})
+    rows[3][BIDI] = " \t\u3000"
+    rows[7][TICKS] = ""
+    rows[11]["value"] = ""  # a linear term's input: no score
+    return rows
+
+
+def test_quoting_names_fit_every_engine():
+    """The names are the longest and strangest every engine holds: MariaDB's rules and
+    PostgreSQL's 63 bytes are kept, and the model covers what it claims."""
+    model = quoting_model()
+    names = [inp.name for inp in model.inputs]
+    assert all(len(n) <= 64 and all(ord(c) <= 0xFFFF for c in n) and not n.endswith(" ") for n in names)
+    assert max(len(n.encode("utf-8")) for n in names) == 63
+    for text in ("`", '"', "'", "\\", "--", "/*", ";", "\n", "\t", "%", "?", "{{", "{%", "\u202e", "\u0301"):
+        assert any(text in n for n in names), text
+    scores = [score(model, r) for r in quoting_rows()]
+    assert None in scores and len({s for s in scores if s is not None}) > 8
+
+
+def test_verify_passes_on_quoting_names_in_every_engine(pg_dsn, mysql_dsn):
+    """Every engine that runs here, MariaDB included, as written and with --explain: ok."""
+    checks = verify(quoting_model(), quoting_rows(), pg_dsn=pg_dsn, mysql_dsn=mysql_dsn)
+    ran = [c for c in checks if c.ok is not None]
+    assert all(c.ok for c in ran), [c.line() for c in checks if not c.ok]
+    engines = [c.engine.split(" (")[0].split(" ")[0] for c in ran]
+    for engine in ("python", "sqlite", "duckdb", "postgres", "mysql", "clickhouse", "onnxruntime", "jpmml-evaluator"):
+        assert engine in engines, (engine, [c.line() for c in checks])
+    assert sum(c.engine.startswith("mysql (mariadb") for c in ran) == 2  # as written and --explain
+    assert [c.engine for c in checks if c.ok is None] == ["tsql", "oracle", "snowflake", "bigquery"]
+
+
+def test_scorecard_verify_says_ok_in_mariadb_for_quoting_names_and_why_not_for_an_emoji(cli, tmp_path, pg_dsn,
+                                                                                      mysql_dsn):
+    """The command a user runs: both MariaDB lines (as written, --explain) ok on the quoting
+    names; on the hostile model, whose emoji MariaDB cannot hold, 'not run' with the reason, and
+    the command still exits 0 (nothing differed)."""
+    model, data = tmp_path / "quoting.json", tmp_path / "quoting.csv"
+    dump(quoting_model(), str(model))
+    with open(data, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(quoting_rows()[0]))
+        writer.writeheader()
+        writer.writerows(quoting_rows())
+    run = cli("verify", model, "--data", data)
+    assert run.code == 0, run.out + run.err
+    mariadb = [line for line in run.out.splitlines() if line.split()[1:2] == ["mysql"]]
+    assert len(mariadb) == 2 and all("(mariadb " in line and " ok: 38 rows, identical scores" in line
+                                     for line in mariadb), run.out
+    assert "FAILED" not in run.out
+    emoji = tmp_path / "emoji.json"
+    dump(hostile_model(), str(emoji))
+    run = cli("verify", emoji)
+    assert run.code == 0, run.out + run.err
+    mariadb = [line for line in run.out.splitlines() if line.split()[1:2] == ["mysql"]]
+    assert len(mariadb) == 2 and all(
+        " not run: the export refuses this model: 'Größe (cm²) 名前 🙂' holds '🙂' (U+1F642), beyond U+FFFF; "
+        "MariaDB and MySQL names are at most 64 characters" in line for line in mariadb), run.out
+
+
+@pytest.mark.parametrize("name, explain", [("Score", None), ("PREDICTION", None), ("Probability", None),
+                                           ("Reason_1", 2), ("POINTS_2", 2)])
+def test_sql_refuses_an_input_named_as_an_added_column(name, explain):
+    """SQLite, DuckDB and MariaDB take ``Score`` and ``score`` for one name: wrapped in a CTE or
+    a view, SQLite read the input where the query meant its own score (every row wrong) and
+    MariaDB refused the duplicate column. The export refuses it, in every dialect, naming both."""
+    model = replace(quoting_model(), inputs=quoting_model().inputs + (Input(name, "numeric"),),
+                    terms=quoting_model().terms + (Term(name, ">=", 1, 1, name),), golden=())
+    for dialect in ("sqlite", "duckdb", "postgres", "mysql", "clickhouse", "ansi", "tsql"):
+        with pytest.raises(ExportError, match=rf"input '{name}' clashes with the column '{name.lower()}' .* rename it"):
+            sql_export.render(model, dialect=dialect, explain=explain)
 
 
 @pytest.mark.parametrize("dialect", ["sqlite", "duckdb", "postgres", "ansi"])

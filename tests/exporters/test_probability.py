@@ -137,6 +137,27 @@ def test_sql_gives_the_runtime_risk_on_every_row(case, engine):
     assert_same(model, expected(model, rows), [r["probability"] for r in got])
 
 
+def test_sqlite_sums_a_whole_score_once_and_one_beyond_15_digits_as_before(sqlite_con):
+    """SQLite has no LATERAL: a whole-number score is computed once per row, as the one row
+    json_each makes of it, where the query wrote the sum three times (score, prediction,
+    probability). json_each reads the score back from 15-digit text, so a model whose scores
+    can pass 10^15 keeps the repeated sum; both give the runtime's scores and risks."""
+    model, data = CASES["mushroom-table"]
+    rows = case_rows(model, data)
+    huge = replace(model, terms=tuple(replace(t, points=t.points * 10 ** 14) for t in model.terms))
+    huge = replace(huge, probability=risk_table(huge, rows))
+    assert sum(abs(t.points) for t in huge.terms) > 10 ** 15
+    create_table("sqlite", sqlite_con, rows)
+    for m, once in ((model, True), (huge, False)):
+        query = sql_export.render(m, dialect="sqlite")
+        first = query.splitlines().index(next(line for line in query.splitlines() if "-- " + m.terms[0].label in line))
+        assert query.count(query.splitlines()[first]) == (1 if once else 3)
+        assert ("json_each(" in query) == once
+        got = run_sql("sqlite", sqlite_con, query)
+        assert [r["score"] for r in got] == [score(m, r) for r in rows]
+        assert_same(m, expected(m, rows), [r["probability"] for r in got])
+
+
 def test_sql_without_probability_adds_no_column(sqlite_con):
     model = breastcancer_model()
     rows = case_rows(model, "breastcancer.csv")

@@ -86,6 +86,19 @@ def test_mariadb_runs_the_hostile_names_that_fit_its_names(monkeypatch, mysql_ds
         sql_export.render(test_code_hostile.hostile_model(), dialect="mysql")
 
 
+def test_mariadb_holds_a_name_of_64_characters_which_postgres_would_cut(mysql_dsn, pg_dsn):
+    """MariaDB's longest name, 64 characters (here of two bytes each), is exact there; PostgreSQL
+    keeps 63 bytes of a name, so its export refuses the name, and verify says so."""
+    name = "é" * 63 + "`"
+    model = with_golden(Model(kind="linear", target=Target("y", 1), inputs=(Input(name, "numeric"),),
+                              terms=(Term(name, ">=", 1, 2, "x"),), intercept=-1),
+                        [{name: v} for v in (0, 1, 2, "")])
+    checks = _mysql(model, [], mysql_dsn)
+    assert [c.ok for c in checks] == [True, True], [c.line() for c in checks]
+    postgres = v.check_postgres(model, v.cases_for(model), pg_dsn)
+    assert postgres.ok is None and "is 127 bytes long; postgres keeps only the first 63 bytes" in postgres.line()
+
+
 @pytest.mark.parametrize("name, problem", [("x" * 65, "is 65 characters long"), ("age ", "ends in a space")])
 def test_mysql_refuses_a_name_mariadb_would_refuse(name, problem):
     model = Model(kind="linear", target=Target("y", 1), inputs=(Input(name, "numeric"),),

@@ -9,6 +9,13 @@ gives, per block, those columns (pyarrow) and the lines themselves (a string arr
 block's bytes, no copy), each as ``"\\n" + line``: the line break that ends the previous row
 starts each element, so a row's output is its element, a comma and the added cells.
 
+The columns named as ``numbers`` (a model's numeric inputs) are read straight to float64 in a
+block of lines where every one of their cells is empty (null) or a finite number as pyarrow
+reads it (spaces and tabs around it trimmed): that saves the text and its conversion. Its
+grammar over the characters it accepts is ``runtime.score.NUMBER``'s, each value the nearest
+double as ``float()`` reads it (tests/trainer/test_csv_lines.py compares every short string);
+a block with any other cell there (a word, ``inf``, other whitespace) is read as text.
+
 Anything else goes the general way of trainer/data/columnar.py, with every column parsed:
 a block with a carriage return or a blank line is parsed alone (its cuts are still row ends),
 and from the first double quote on (a quoted cell may hold line breaks, so line ends may
@@ -17,51 +24,67 @@ refuses goes to the runtime's reader, as in ``columnar.text_batches``.
 """
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from .columnar import ArrowRefused, _arrow_csv_batches, _csv_options, csv_header, csv_line, with_runtime_reader
 
 #: Bytes read at once: a batch is the rows of one block (a row longer than this is read whole).
+#: pyarrow parses a block on one thread (the caller's): ``predict`` scores the blocks before it
+#: on the other core meanwhile, and one thread costs a quarter less CPU than pyarrow's threads.
 RAW_BLOCK = 1 << 24
-#: Bytes pyarrow parses per thread within a block.
-PARSE_BLOCK = 1 << 22
 
 
 @dataclass(frozen=True)
 class LineBatch:
     """Rows of a CSV file: ``batch`` the text of its columns (only those asked for where
-    ``lines`` is given), ``lines`` each row's ``"\\n" + line`` as read, or None when the rows'
-    text must be written cell by cell."""
+    ``block`` is given), ``block`` the rows' lines as read, each ``"\\n" + line`` (see
+    :meth:`lines`), or None when the rows' text must be written cell by cell."""
 
     batch: pa.RecordBatch
-    lines: pa.Array | None = None
+    block: bytes | bytearray | None = None
 
     @property
     def num_rows(self) -> int:
         return self.batch.num_rows
 
+    def lines(self) -> pa.Array | None:
+        """Each row's ``"\\n" + line`` as a string array over the block's bytes (no copy); found
+        here, in the thread that scores the batch, not in the one that reads the file."""
+        if self.block is None:
+            return None
+        breaks = np.flatnonzero(np.frombuffer(self.block, dtype=np.uint8) == ord("\n"))
+        offsets = np.append(breaks, len(self.block)).astype(np.int32)
+        return pa.StringArray.from_buffers(len(breaks), pa.py_buffer(offsets), pa.py_buffer(self.block))
+
     def slice(self, length: int) -> LineBatch:
         """The first ``length`` rows."""
-        return LineBatch(self.batch.slice(0, length), None if self.lines is None else self.lines.slice(0, length))
+        if self.block is None or length == self.num_rows:
+            return LineBatch(self.batch.slice(0, length), self.block)
+        cut = int(np.flatnonzero(np.frombuffer(self.block, dtype=np.uint8) == ord("\n"))[length])
+        return LineBatch(self.batch.slice(0, length), self.block[:cut])
 
 
-def line_batches(path: str, source: str, added: tuple[str, ...], columns: list[str]
+def line_batches(path: str, source: str, added: tuple[str, ...], columns: list[str], numbers: frozenset[str] = frozenset()
                  ) -> tuple[list[str], Iterator[LineBatch], Callable[[int], str]]:
     """(header, batches, locate) of the CSV file ``path``, as ``columnar.text_batches`` reads
     it (same header checks, rows, errors and messages), each batch a :class:`LineBatch`;
-    where it has lines, only ``columns`` are parsed."""
+    where it has lines, only ``columns`` are parsed, those of ``numbers`` as float64 where the
+    block's cells allow it (see the module's docstring)."""
     header = csv_header(path, source, added)
-    rows = with_runtime_reader(_blocks(path, header, columns), path, source, added)
+    rows = with_runtime_reader(_blocks(path, header, columns, numbers), path, source, added)
     batches = (b if isinstance(b, LineBatch) else LineBatch(b) for b in rows)
     return header, batches, lambda k: f"line {csv_line(path, k)}"
 
 
-def _blocks(path: str, header: list[str], columns: list[str]) -> Iterator[LineBatch]:
+def _blocks(path: str, header: list[str], columns: list[str], numbers: frozenset[str]) -> Iterator[LineBatch]:
     """The file after its header, block by block (see the module's docstring)."""
     with open(path, "rb") as fh:
         first = fh.readline()
@@ -72,17 +95,18 @@ def _blocks(path: str, header: list[str], columns: list[str]) -> Iterator[LineBa
         fh.seek(position)
         pending = b""
         while True:
-            more = fh.read(RAW_BLOCK)
-            data = pending + more
+            data, more = _read_after(fh, pending)
             cut = data.rfind(b"\n") if more else len(data)
             if more and cut <= 0:  # no line end yet: a row longer than the block
-                pending = data
+                pending = bytes(data)
                 continue
-            block, pending = data[:cut], data[cut:]
+            pending = bytes(data[cut:])
+            del data[cut:]  # the block: its rows, each "\n" + line
+            block = data
             if b'"' in block:  # quoted cells from here on: pyarrow's reader for the rest
                 yield from (LineBatch(b) for b in _arrow_csv_batches(path, header, position))
                 return
-            item = _parse(block, header, columns)
+            item = _parse(block, header, columns, numbers)
             if item.num_rows:
                 yield item
             position += len(block)
@@ -90,21 +114,36 @@ def _blocks(path: str, header: list[str], columns: list[str]) -> Iterator[LineBa
                 return
 
 
-def _parse(block: bytes, header: list[str], columns: list[str]) -> LineBatch:
+def _read_after(fh, pending: bytes) -> tuple[bytearray, int]:
+    """(``pending`` + the next RAW_BLOCK bytes of the file, how many were read), read into one
+    new buffer (no copy to join them, none to cut the block from it)."""
+    status = os.fstat(fh.fileno())
+    size = RAW_BLOCK  # a small (regular) file gets a small buffer
+    if stat.S_ISREG(status.st_mode):
+        size = max(min(RAW_BLOCK, status.st_size - fh.tell()), 0)
+    data = bytearray(len(pending) + size)
+    data[:len(pending)] = pending
+    more = fh.readinto(memoryview(data)[len(pending):])
+    del data[len(pending) + more:]
+    return data, more
+
+
+def _parse(block: bytes | bytearray, header: list[str], columns: list[str], numbers: frozenset[str] = frozenset()) -> LineBatch:
     """One block's rows: with its lines when they are the rows' text (see the module's docstring)."""
-    if b"\r" in block or b"\n\n" in block or block.endswith(b"\n") or not _utf8(block):
+    if b"\r" in block or block.endswith(b"\n") or not _utf8(block):
         return LineBatch(_read(block, header))
-    batch = _read(block, header, columns)
-    breaks = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
-    if len(breaks) != batch.num_rows:  # not one row per line after all: the general way
+    batch = _read_numbers(block, header, columns, numbers) if numbers else None
+    if batch is None:
+        batch = _read(block, header, columns)
+    breaks = np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
+    if breaks != batch.num_rows:  # a blank line (pyarrow skips it), or not one row per line: the general way
         return LineBatch(_read(block, header))
-    offsets = np.append(breaks, len(block)).astype(np.int32)
-    return LineBatch(batch, pa.StringArray.from_buffers(len(breaks), pa.py_buffer(offsets), pa.py_buffer(block)))
+    return LineBatch(batch, block)
 
 
-def _read(block: bytes, header: list[str], columns: list[str] | None = None) -> pa.RecordBatch:
+def _read(block: bytes | bytearray, header: list[str], columns: list[str] | None = None) -> pa.RecordBatch:
     """The block's rows parsed by pyarrow: ``columns`` only, or every column."""
-    read, parse, convert = _csv_options(header, PARSE_BLOCK)
+    read, parse, convert = _one_thread(header, block)
     read.column_names = header
     if columns:
         convert.include_columns = columns
@@ -115,7 +154,35 @@ def _read(block: bytes, header: list[str], columns: list[str] | None = None) -> 
     return pa.RecordBatch.from_arrays([c.combine_chunks() for c in table.columns], names=table.column_names)
 
 
-def _utf8(block: bytes) -> bool:
+def _read_numbers(block: bytes | bytearray, header: list[str], columns: list[str], numbers: frozenset[str]) -> pa.RecordBatch | None:
+    """The block's ``columns``, those of ``numbers`` as float64 (an empty cell null); None
+    where pyarrow refuses one of their cells or reads it as a NaN or an infinity."""
+    read, parse, convert = _one_thread(header, block)
+    read.column_names = header
+    convert.include_columns = columns
+    convert.column_types = {name: pa.float64() if name in numbers else pa.string() for name in header}
+    convert.null_values = [""]
+    try:
+        table = pa_csv.read_csv(pa.BufferReader(block), read, parse, convert)
+    except (pa.ArrowException, OSError):
+        return None
+    batch = pa.RecordBatch.from_arrays([c.combine_chunks() for c in table.columns], names=table.column_names)
+    for name in numbers & set(columns):
+        if pc.any(pc.invert(pc.is_finite(batch.column(name)))).as_py():
+            return None
+    return batch
+
+
+def _one_thread(header: list[str], block: bytes | bytearray):
+    """pyarrow's options for one block, parsed on the caller's thread in one piece (the block
+    holds no double quote, so no quoted line break either: a quarter faster)."""
+    read, parse, convert = _csv_options(header, max(len(block), 1))
+    read.use_threads = False
+    parse.newlines_in_values = False
+    return read, parse, convert
+
+
+def _utf8(block: bytes | bytearray) -> bool:
     """Whether the block is UTF-8 text (the columns not parsed are not checked by pyarrow)."""
     if block.isascii():
         return True

@@ -6,7 +6,7 @@
 -- numeric inputs must be numeric columns (cast numbers stored as text first)
 SELECT i.*,
     s."score" AS "score",
-    CASE WHEN s."score" > DOUBLE '1.1' THEN 1 WHEN s."score" <= DOUBLE '1.1' THEN 0 END AS "prediction"  -- NULL when the score is NULL
+    CAST(s."score" > DOUBLE '1.1' AS INTEGER) AS "prediction"  -- NULL when the score is NULL
 FROM "input" AS i
 CROSS JOIN LATERAL (SELECT CASE WHEN ((isnan(i."ExerciseSTDepression"))
            OR (isnan(i."NumVesselsByFlourosopy")))

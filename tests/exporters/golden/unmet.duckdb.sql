@@ -7,7 +7,7 @@
 -- a text that is empty or whitespace only is missing, as NULL is (whitespace: the characters of w."whitespace", those Python's str.strip() removes)
 SELECT i.*,
     s."score" AS "score",
-    CASE WHEN s."score" > 1 THEN 1 WHEN s."score" <= 1 THEN 0 END AS "prediction"  -- NULL when the score is NULL
+    CAST(s."score" > 1 AS INTEGER) AS "prediction"  -- NULL when the score is NULL
 FROM "input" AS i
 CROSS JOIN (SELECT chr(9) || chr(10) || chr(11) || chr(12) || chr(13) || chr(28) || chr(29) || chr(30) || chr(31) || chr(32) || chr(133) || chr(160) || chr(5760) || chr(8192) || chr(8193) || chr(8194) || chr(8195) || chr(8196) || chr(8197) || chr(8198) || chr(8199) || chr(8200) || chr(8201) || chr(8202) || chr(8232) || chr(8233) || chr(8239) || chr(8287) || chr(12288) AS "whitespace") AS w
 CROSS JOIN LATERAL (SELECT (  -- no input makes the score NULL: a missing value adds 0 or its 'unknown' points

@@ -8,7 +8,7 @@
 -- reason_1..reason_3, points_1..points_3: the terms that added points > 0 to the row (their card wording, their points), the most first, equal points in term order; NULL where fewer terms added points or the row has no score
 SELECT i.*,
     s."score" AS "score",
-    CASE WHEN s."score" > 1 THEN 1 WHEN s."score" <= 1 THEN 0 END AS "prediction",  -- NULL when the score is NULL
+    CAST(s."score" > 1 AS INTEGER) AS "prediction",  -- NULL when the score is NULL
     e."reason_1",
     e."reason_2",
     e."reason_3",
