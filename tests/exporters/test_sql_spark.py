@@ -144,7 +144,6 @@ def test_spark_refuses_an_input_named_like_an_added_column_in_another_case(name,
                   terms=(Term(name, ">=", 1, 1, "s"),), intercept=0)
     with pytest.raises(ExportError, match=f"input '{name}' clashes with the column"):
         sql_export.render(model, dialect="spark", explain=explain)
-    assert sql_export.render(model, dialect="duckdb", explain=explain)
 
 
 def test_verify_says_not_run_without_java(monkeypatch):
