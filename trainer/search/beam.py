@@ -161,9 +161,36 @@ def ray_candidates(problem: SlimProblem, w: np.ndarray, top: int) -> np.ndarray:
     if scale == 0:
         return np.empty((0, w.size))
     multipliers = np.arange(1.0, top + 0.25, 0.5)
-    out = np.clip(np.round(multipliers[:, None] * (w / scale)[None, :]), problem.coef_lo, problem.coef_hi)
-    _, first = np.unique(out, axis=0, return_index=True)
-    return out[np.sort(first)]
+    out = np.clip(np.round(multipliers[:, None] * (w / scale)[None, :]), problem.coef_lo, problem.coef_hi) + 0.0
+    seen: set[bytes] = set()
+    first = [k for k, row in enumerate(out) if not (row.tobytes() in seen or seen.add(row.tobytes()))]
+    return out[first]
+
+
+def grow(path: LogisticPath, beam: list[_State], width: int, budget: Budget) -> list[_State]:
+    """The next size of the support path: every support of ``beam`` extended by its most
+    promising columns (:meth:`LogisticPath.extensions`), the ``width`` best distinct
+    extensions refit on their whole support, best (lowest logistic loss) first; [] when no
+    column can be added. The work is spent from ``budget``."""
+    n = path.n
+    size = len(beam[0].support) + 1 if beam else 1
+    scored = []
+    for b, state in enumerate(beam):
+        cand, losses = path.extensions(state, SHORTLIST * width)
+        budget.spend(LOGISTIC_COST * n * (2 * len(path.columns) + COORD_STEPS * len(cand)))
+        scored += [(float(loss), b, int(j)) for j, loss in zip(cand, losses)]
+    scored.sort()
+    grown, seen = [], set()
+    for _, b, j in scored:
+        support = tuple(sorted((*beam[b].support, j)))
+        if support in seen:
+            continue
+        seen.add(support)
+        grown.append(path.refit(beam[b], j))
+        budget.spend(LOGISTIC_COST * REFIT_STEPS * n * (size + 1))
+        if len(grown) == width:
+            break
+    return sorted(grown, key=lambda s: s.loss)
 
 
 def beam_candidates(problem: SlimProblem, top: int, upper_bound: float, evaluate, budget: Budget,
@@ -176,7 +203,6 @@ def beam_candidates(problem: SlimProblem, top: int, upper_bound: float, evaluate
     if not len(path.columns):
         return
     p = problem.n_columns
-    n = path.n
     cap = min(problem.feature_cap, len(path.columns))
     price = problem.feature_price
     beam = [path.empty()]
@@ -187,25 +213,9 @@ def beam_candidates(problem: SlimProblem, top: int, upper_bound: float, evaluate
             break
         if budget.entries <= stop_at or budget.spent:
             break
-        scored = []
-        for b, state in enumerate(beam):
-            cand, losses = path.extensions(state, SHORTLIST * width)
-            budget.spend(LOGISTIC_COST * n * (2 * len(path.columns) + COORD_STEPS * len(cand)))
-            scored += [(float(loss), b, int(j)) for j, loss in zip(cand, losses)]
-        scored.sort()
-        grown, seen = [], set()
-        for _, b, j in scored:
-            support = tuple(sorted((*beam[b].support, j)))
-            if support in seen:
-                continue
-            seen.add(support)
-            grown.append(path.refit(beam[b], j))
-            budget.spend(LOGISTIC_COST * REFIT_STEPS * n * (size + 1))
-            if len(grown) == width:
-                break
-        if not grown:
+        beam = grow(path, beam, width, budget)
+        if not beam:
             break
-        beam = sorted(grown, key=lambda s: s.loss)
         coefs = np.vstack([ray_candidates(problem, path.direction(s, p), top) for s in beam])
         found = evaluate(coefs)
         if found < best - 1e-12:
