@@ -36,7 +36,7 @@ AUTO = "auto"
 FOLDS = 5
 #: Most of the cross-validation's time the logistic cards may take (their work is counted;
 #: this only guards a loaded machine).
-LOGISTIC_SHARE = 0.25
+LOGISTIC_SHARE = 0.4
 
 
 @dataclass(frozen=True)
