@@ -61,13 +61,17 @@ class LogisticFit:
     card: LogisticCard
 
 
-def offered(config: TrainConfig, problem: SlimProblem) -> bool:
-    """Whether ``--c0 auto`` offers logistic cards beside the 0-1 grid: plain SLIM under the
-    0-1 loss (the default), with no constraint the path cannot keep (only the coefficient box
-    and signs: no value sets, feature counts, rate limits or composition rules), and no
-    ``--reduce`` (a request about how the 0-1 problem is solved)."""
-    return (config.model == "slim" and config.loss == "zero-one" and not config.reduce
-            and problem.constraints is None and problem.max_features is None and problem.min_features is None)
+def offered(data: LabeledData, config: TrainConfig) -> SlimProblem | None:
+    """The problem of all of ``data`` when ``--c0 auto`` offers logistic cards beside the 0-1
+    grid, else None: plain SLIM under the 0-1 loss (the default), no ``--reduce`` (a request
+    about how the 0-1 problem is solved), and no constraint the path cannot keep (only the
+    coefficient box and signs: no value sets, feature counts, rate limits or composition
+    rules). ``config``'s c0 is a number (it prices nothing on the path)."""
+    if config.model != "slim" or config.loss != "zero-one" or config.reduce:
+        return None
+    problem = constrained_problem(design_for(data, config), data, config)
+    plain = problem.constraints is None and problem.max_features is None and problem.min_features is None
+    return problem if plain else None
 
 
 def repeats_for(rows: int, columns: int, folds: int) -> int:
@@ -92,12 +96,15 @@ def final_card(data: LabeledData, config: TrainConfig, items: int, deadline: Dea
     return LogisticFit(design, problem, cards[items - 1]) if len(cards) >= items else None
 
 
-def cross_validate(data: LabeledData, config: TrainConfig, folds: int, deadline: Deadline) -> list[GridPoint]:
+def cross_validate(data: LabeledData, config: TrainConfig, folds: int, deadline: Deadline,
+                   columns: int | None = None) -> list[GridPoint]:
     """One point per card size: its mean test error over the folds of every dealing, the
     standard error of that mean, mean items and mean training error. A dealing not finished
-    by ``deadline`` (a safety net) is left out; a size some fold's path did not reach too."""
-    design = design_for(data, config)
-    repeats = repeats_for(len(data.y), len(design.columns), folds)
+    by ``deadline`` (a safety net) is left out; a size some fold's path did not reach too.
+    ``columns``: the design's columns on all rows, when the caller has them (they set the
+    number of dealings, :func:`repeats_for`)."""
+    columns = len(design_for(data, config).columns) if columns is None else columns
+    repeats = repeats_for(len(data.y), columns, folds)
     everything = np.arange(len(data.y))
     errors: dict[int, list[tuple[float, float, int]]] = {}
     for r in range(repeats):

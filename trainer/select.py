@@ -22,14 +22,11 @@ import numpy as np
 from scorecard.runtime import Model
 from scorecard.runtime.errors import ConfigError
 
-from .data.prepare import LabeledData
 from . import logistic_cv
-from .data.families import design_for
+from .data.prepare import LabeledData
 from .folds import (LOGISTIC, RULE, ZERO_ONE, FoldResult, GridPoint, c0_grid, grid_points, margins, one_standard_error,
                     run, smaller_class)
 from .options.config import TrainConfig
-from .problem.constrained import constrained_problem
-from .problem.slim import SlimProblem
 from .solvers.options import Deadline
 
 AUTO = "auto"
@@ -105,8 +102,10 @@ def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progre
 
     logistic: list[GridPoint] = []
     numeric = config.with_options(c0=middle_c0(len(data.y)))  # the problem needs a number; no C0 enters the path
-    if logistic_cv.offered(numeric, _problem(data, numeric)):
-        logistic = logistic_cv.cross_validate(data, numeric, k, deadline.within(LOGISTIC_SHARE * deadline.remaining()))
+    problem = logistic_cv.offered(data, numeric)
+    if problem is not None:
+        logistic = logistic_cv.cross_validate(data, numeric, k, deadline.within(LOGISTIC_SHARE * deadline.remaining()),
+                                              columns=problem.n_columns)
     # From the middle of the grid outwards: a run short of time loses the ends (middle_out).
     results = run(data, config, k, middle_out(grid), fit, on_result=on_result, progress=progress,
                   deadline=deadline, on_model=keep, **extra)
@@ -132,7 +131,3 @@ def zero_one_choice(selection: Selection, n_rows: int) -> Selection:
     best = one_standard_error(p for p in selection.points if p.loss == ZERO_ONE)
     return replace(selection, loss=ZERO_ONE, items=None, chosen=best.c0 if best is not None else middle_c0(n_rows))
 
-
-def _problem(data: LabeledData, config: TrainConfig) -> SlimProblem:
-    """The SLIM problem of all of ``data`` under ``config`` (to see which constraints it holds)."""
-    return constrained_problem(design_for(data, config), data, config)

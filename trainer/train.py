@@ -39,10 +39,10 @@ from .convex.train import train_convex
 from .data.design import Design
 from .data.families import design_for
 from .data.prepare import LabeledData
+from .folds import LOGISTIC
 from .options.config import TrainConfig
 from .problem.constrained import constrained_problem
 from .record import finished_model
-from .folds import LOGISTIC
 from .select import AUTO, Selection, choose_c0, middle_c0, zero_one_choice
 from .solvers.conflicts import explain, hard_constraints
 from .solvers.fit import fit_problem
@@ -86,7 +86,7 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
         return _train(data, config, progress, deadline, work_limit, start, warn, rows=rows)
     selection = choose_c0(data, config, deadline.within(CV_SHARE * deadline.remaining()), progress,
                           fit=_fold_fit, work_limit=work_limit)
-    if selection.loss == LOGISTIC and rows is None:
+    if selection.loss == LOGISTIC:
         card = _logistic_card(data, config, selection, deadline, start, warn)
         if card is not None:
             return replace(card, training=replace(card.training, selection=selection.record()))

@@ -114,10 +114,11 @@ def test_cross_validation_gives_a_point_per_size_on_more_dealings_counted_by_wor
 
 def test_logistic_cards_are_offered_for_plain_slim_only():
     data = _weak_effects()
-    assert logistic_cv.offered(TrainConfig(c0=0.01), _problem(data)[1])
-    assert not logistic_cv.offered(TrainConfig(c0=0.01, max_features=2), _problem(data, max_features=2)[1])
-    assert not logistic_cv.offered(TrainConfig(c0=0.01, loss="logistic"), _problem(data)[1])
-    assert not logistic_cv.offered(TrainConfig(c0=0.01, max_fpr=0.2), _problem(data, max_fpr=0.2)[1])
+    assert logistic_cv.offered(data, TrainConfig(c0=0.01)).n_columns == 8
+    assert logistic_cv.offered(data, TrainConfig(c0=0.01, signs={"x0": "+"})) is not None  # the box keeps signs
+    for refused in ({"max_features": 2}, {"loss": "logistic"}, {"max_fpr": 0.2}, {"reduce": True},
+                    {"model": "mofn"}, {"coef_set": [-2, 0, 2]}):
+        assert logistic_cv.offered(data, TrainConfig(c0=0.01, **refused)) is None, refused
 
 
 def _point(test, se, size, c0=None, items=None):

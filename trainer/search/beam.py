@@ -55,7 +55,9 @@ class Budget:
 
 
 @dataclass
-class _State:
+class PathState:
+    """One support of the path: its columns, their coefficients and intercept, its loss."""
+
     support: tuple[int, ...]
     beta: np.ndarray  # standardized coefficients of the free columns (zeros off the support)
     intercept: float
@@ -89,12 +91,12 @@ class LogisticPath:
     def loss(self, margin: np.ndarray) -> float:
         return float(self.weight @ (np.logaddexp(0.0, margin) - self.target * margin))
 
-    def empty(self) -> _State:
+    def empty(self) -> PathState:
         share = float(self.weight @ self.target)
         b = math.log(max(share, 1e-12) / max(1 - share, 1e-12))
-        return _State((), np.zeros(len(self.columns)), b, self.loss(np.full(self.n, b)))
+        return PathState((), np.zeros(len(self.columns)), b, self.loss(np.full(self.n, b)))
 
-    def extensions(self, state: _State, keep: int) -> tuple[np.ndarray, np.ndarray]:
+    def extensions(self, state: PathState, keep: int) -> tuple[np.ndarray, np.ndarray]:
         """The ``keep`` most promising columns to add to ``state`` and the loss after adding
         each with its own best coefficient (the others fixed). Columns are ranked by the
         decrease one Newton step promises, g^2 / 2h (two matrix-vector products for all of
@@ -124,7 +126,7 @@ class LogisticPath:
         loss = self.weight @ (np.logaddexp(0.0, s) - self.target[:, None] * s) + 0.5 * RIDGE * alpha ** 2
         return cand, loss
 
-    def refit(self, state: _State, column: int, steps: int = REFIT_STEPS) -> _State:
+    def refit(self, state: PathState, column: int, steps: int = REFIT_STEPS) -> PathState:
         """``state`` grown by ``column`` (shrunk, with ``column`` in its support), refit by
         Newton steps on its support and intercept."""
         if column in state.support:
@@ -145,9 +147,9 @@ class LogisticPath:
             theta[:-1] = np.clip(theta[:-1], self.low[idx], self.high[idx])
         beta = np.zeros(len(self.columns))
         beta[idx] = theta[:-1]
-        return _State(support, beta, float(theta[-1]), self.loss(A @ theta))
+        return PathState(support, beta, float(theta[-1]), self.loss(A @ theta))
 
-    def direction(self, state: _State, p: int) -> np.ndarray:
+    def direction(self, state: PathState, p: int) -> np.ndarray:
         """The state's coefficients in the data's units, over all ``p`` columns."""
         w = np.zeros(p)
         w[self.columns] = state.beta / self.sd
@@ -167,7 +169,7 @@ def ray_candidates(problem: SlimProblem, w: np.ndarray, top: int) -> np.ndarray:
     return out[first]
 
 
-def grow(path: LogisticPath, beam: list[_State], width: int, budget: Budget) -> list[_State]:
+def grow(path: LogisticPath, beam: list[PathState], width: int, budget: Budget) -> list[PathState]:
     """The next size of the support path: every support of ``beam`` extended by its most
     promising columns (:meth:`LogisticPath.extensions`), the ``width`` best distinct
     extensions refit on their whole support, best (lowest logistic loss) first; [] when no

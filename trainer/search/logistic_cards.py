@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..problem.slim import SlimProblem
-from .beam import WIDTH, Budget, LogisticPath, _State, grow, ray_candidates
+from .beam import WIDTH, Budget, LogisticPath, PathState, grow, ray_candidates
 
 NEWTON_STEPS = 4  # of the slope-and-offset fit of each integer vector, from the continuous fit's scale
 SHORTLIST = 8  # integer vectors per size whose slope and offset are fitted (the least loss at their start)
@@ -77,7 +77,7 @@ def logistic_cards(problem: SlimProblem, max_items: int, budget: Budget) -> list
     return cards
 
 
-def _best_rounding(problem: SlimProblem, path: LogisticPath, beam: list[_State], top: int,
+def _best_rounding(problem: SlimProblem, path: LogisticPath, beam: list[PathState], top: int,
                    budget: Budget) -> LogisticCard:
     """The integer vector of least logistic loss (best slope and offset) among the ray
     candidates of every support in ``beam``."""
