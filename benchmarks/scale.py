@@ -17,6 +17,7 @@ RSS (``ru_maxrss``) is that run's; the time is the fit only (the data are made f
                                                # the command line on files instead (sections scale-cli, scale_cli)
     python benchmarks/scale.py --cli --predict-only --baseline /work/main/.venv/bin/scorecard --write
                                                # predict, and the 10^7 logistic line added to scale_cli
+    python benchmarks/scale.py --cli --streaming-only --write   # the big-files section (scale_cli) alone
 
 The command-line mode (``--cli``, issue 16) runs every command in a process of its own and
 writes two sections:
@@ -357,7 +358,7 @@ def streaming_main(args: argparse.Namespace) -> list[str]:
         ints = integers(2_000_000)
         zpath, spath = os.path.join(tmp, "ints.parquet"), os.path.join(tmp, "ints100k.parquet")
         ints.to_parquet(zpath)
-        ints.sample(100_000, random_state=0).to_parquet(spath)
+        ints.sample(100_000, random_state=0).to_parquet(spath, index=False)  # no row-number column
         zero = run_train([zpath, "--target", "y", "--time-limit", "30"], os.path.join(tmp, "z.json"))
         sample = run_train([spath, "--target", "y", "--time-limit", "30"], os.path.join(tmp, "zs.json"))
         zero["all_error"], sample["all_error"] = full_error(zero["file"], ints), full_error(sample["file"], ints)
@@ -403,6 +404,8 @@ def main() -> None:
     parser.add_argument("--predict-only", action="store_true",
                         help="--cli: predict (and the Parquet training it needs) and the 10^7 logistic line only; "
                              "that line is added to the scale_cli section as a rerun, not replacing it")
+    parser.add_argument("--streaming-only", action="store_true",
+                        help="--cli: the big-files section (scale_cli) only, not train/predict on files (scale-cli)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--method", default="ours", help=argparse.SUPPRESS)
@@ -413,7 +416,7 @@ def main() -> None:
         return
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     where = machine()
-    if args.cli:
+    if args.cli and not args.streaming_only:
         body = files_main(args)
         lines = ["## Scaling on the command line: train and predict on files (benchmarks/scale.py --cli)", "",
                  f"{started}; {where}; Python {platform.python_version()}, numpy {np.__version__}.",
@@ -434,6 +437,7 @@ def main() -> None:
             if args.write:
                 write_section("scale_cli", section("scale_cli") + "\n\n" + "\n".join(rerun))
             return
+    if args.cli:
         lines = ["## Scaling on the command line: `scorecard train` on big files (benchmarks/scale.py --cli)", "",
                  f"{started}; {where}; Python {platform.python_version()}, numpy {np.__version__}.",
                  f"Command: `python benchmarks/scale.py {' '.join(sys.argv[1:])}`", "",

@@ -24,15 +24,17 @@ from typing import Callable, Optional, TextIO
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from scorecard.runtime import Model, dumps, loads, score_csv
 from scorecard.runtime.errors import ConfigError, DataError
 
 from . import advice
 from .convex.losses import DaskOracle
+from .data.columnar import as_text as _as_text
 from .data.design import Design
 from .data.columnar import PARQUET_SUFFIXES
-from .data.columnar import as_text as _as_text
-from .data.stream import SAMPLE_ROWS, ColumnScan, Files, Streamed, design_matrix, from_scan, merge_scans, scan_frame
+from .data.stream import (SAMPLE_ROWS, ColumnScan, Files, Streamed, design_matrix, from_scan, merge_scans, picked_rows,
+                          scan_batch)
 from .options.config import TrainConfig
 from .solvers.options import Deadline
 from .solvers.progress import ProgressCallback
@@ -68,14 +70,20 @@ def read_frame(files: Files):
     return parts[0] if len(parts) == 1 else dd.concat(parts)
 
 
+def _batch(frame: pd.DataFrame) -> pa.RecordBatch:
+    """A partition as the record batch ``data/stream.py`` reads (CSV cells as text, Parquet typed)."""
+    return pa.RecordBatch.from_pandas(frame, preserve_index=False)
+
+
 def _scan_part(frame: pd.DataFrame, target: str, every: int, where: str) -> tuple[dict[str, ColumnScan], pd.DataFrame, int]:
     """A partition's scan, its sampled rows (every ``every``-th, as text) and its row count (runs on a worker)."""
-    return scan_frame(frame, target, where), frame.iloc[::every].map(_as_text), len(frame)
+    batch = _batch(frame)
+    return scan_batch(batch, target, where)[0], picked_rows(batch, 0, every), len(frame)
 
 
 def _design_part(frame: pd.DataFrame, data: Streamed, design: Design, where: str) -> pd.DataFrame:
     """A partition's design columns (float32) and labels (runs on a worker)."""
-    typed, y = data.typed(frame, where)
+    typed, y = data.typed(_batch(frame), where)
     X = design_matrix(design, typed)
     out = pd.DataFrame(X, columns=[f"c{j}" for j in range(X.shape[1])], index=typed.index)
     out["y"] = y.astype(np.float32)

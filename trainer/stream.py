@@ -31,6 +31,7 @@ from . import advice
 from .convex.losses import ArrayOracle, Oracle, ParquetOracle, merge_rows, signed_columns, worth_merging
 from .convex.train import row_weights
 from .data.design import Column, Design
+from .data.spill import Spill
 from .data.stream import BATCH_ROWS, Files, Streamed, fits, memory_budget, scan, worth_streaming
 from .options.config import TrainConfig
 from .options.spec import size_bytes
@@ -134,9 +135,16 @@ def train_streamed(path: str, target: str, positive: object, config: TrainConfig
     """Train on DATA read in row groups (``the_plan.streamed``). ``notes`` receives one-line
     notes for the user (what was streamed, and why)."""
     start = time.monotonic()
-    data = scan(the_plan.files, target, positive, config.missing)
-    if config.loss == "zero-one":
-        return _train_grouped(data, config, the_plan, progress, deadline, warn, notes, start)
+    with Spill.open() as spill:
+        data = scan(the_plan.files, target, positive, config.missing, spill)
+        if config.loss == "zero-one":
+            return _train_grouped(data, config, the_plan, progress, deadline, warn, notes, start)
+        return _train_convex(data, path, config, the_plan, progress, deadline, warn, notes, start)
+
+
+def _train_convex(data: Streamed, path: str, config: TrainConfig, the_plan: Plan, progress, deadline, warn, notes,
+                  start: float) -> Model:
+    """A convex loss on streamed data: cutting planes over an oracle of every row."""
     why = "a folder of files" if the_plan.files.folder else \
         f"about {size_text(the_plan.in_memory_bytes)} to hold in memory, over --memory-limit {size_text(the_plan.budget)}"
     notes(f"{path}: {data.rows:,} rows, {why}: read in row groups, the design from a sample of "
@@ -157,10 +165,18 @@ def train_streamed(path: str, target: str, positive: object, config: TrainConfig
     errors, n = full_error(oracle, np.array([model.intercept] + design_points(model, held["design"]),
                                             dtype=np.float64), config.w_pos)
     stream = the_plan.record() | {"rows": data.rows, "sample_rows": len(data.sample.y), "oracle": held["how"],
-                                  "oracle_rows": int(oracle.n_rows), "scan_and_fit_seconds": round(time.monotonic() - start, 3)}
+                                  "oracle_rows": int(oracle.n_rows), "passes_after_the_scan": passes_read(data),
+                                  "scan_and_fit_seconds": round(time.monotonic() - start, 3)}
     training = replace(model.training, n_rows=n, train_error=errors / max(n, 1),
                        params=model.training.params | {"stream": stream})
     return replace(model, training=training)
+
+
+def passes_read(data: Streamed) -> str:
+    """What the passes after the scan read, for the model file: the scan's spill or the files."""
+    if data.spill is not None:
+        return "a temporary file of the row groups as the scan read them (the CSV text parsed once)"
+    return "the files"
 
 
 #: Distinct rows the exact 0-1 problem takes from big data within a --time-limit of 30 s (the
@@ -173,8 +189,8 @@ def grouped(data: Streamed) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     """Every row group's identical rows (inputs and label) as one row and its count:
     ``(inputs frame, labels +1/-1, counts)``, in bounded memory when rows repeat."""
     total = None
-    for path, first, frame in data.files.frames(list(data.columns)):
-        typed, y = data.typed(frame, f"{path} (rows from {first})")
+    for path, first, batch in data.batches():
+        typed, y = data.typed(batch, f"{path} (rows from {first})")
         counts = typed.assign(**{LABEL: y}).value_counts(dropna=False, sort=False)
         total = counts if total is None else pd.concat([total, counts]).groupby(
             level=list(range(counts.index.nlevels)), dropna=False, sort=False).sum()
@@ -201,7 +217,7 @@ def _train_grouped(data: Streamed, config: TrainConfig, the_plan: Plan, progress
         frame, y, counts = grouped(data)
     full = replace(sample, frame=frame, y=y, counts=counts, missing_cells={}, dropped_rows=0)
     record = the_plan.record() | {"rows": data.rows, "grouped_rows": len(y) if distinct <= EXACT_ROWS else None,
-                                  "sample_rows": len(sample.y)}
+                                  "sample_rows": len(sample.y), "passes_after_the_scan": passes_read(data)}
     if distinct <= EXACT_ROWS and len(y) <= EXACT_ROWS:
         notes(f"{data.files.source}: {data.rows:,} rows are {len(y):,} distinct rows: the exact problem on them, "
               "their counts as weights")
@@ -223,7 +239,7 @@ def _train_grouped(data: Streamed, config: TrainConfig, the_plan: Plan, progress
         errors, n = float(counts[wrong].sum()), int(counts.sum())
     else:  # one more pass: the error of every row
         errors = n = 0
-        for path, first, raw in data.files.frames(list(data.columns)):
+        for path, first, raw in data.batches():
             typed, labels = data.typed(raw, f"{path} (rows from {first})")
             errors += int(((points(model, typed) > model.threshold) != (labels > 0)).sum())
             n += len(labels)

@@ -54,6 +54,102 @@ def test_a_file_over_the_memory_limit_trains_the_in_memory_model(cli, tmp_path, 
     assert b["probability"] == a["probability"] == {"method": "logistic", "scale": 1.0, "center": 10}
 
 
+@pytest.fixture
+def spill_dir(tmp_path, monkeypatch):
+    """The system temp dir of the spill (data/spill.py), and CSV row groups of 256 KB (several per file)."""
+    import tempfile
+
+    from scorecard.trainer.data import stream
+
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 18)
+    return temp
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """How many times a CSV file's text is parsed (data/stream.py's row-group reader)."""
+    from scorecard.trainer.data import stream
+
+    counted = {"n": 0}
+    read = stream._csv_batches
+
+    def counting(*args):
+        counted["n"] += 1
+        yield from read(*args)
+
+    monkeypatch.setattr(stream, "_csv_batches", counting)
+    return counted
+
+
+@pytest.mark.parametrize("limit, oracle", [("5M", "signed columns in memory"), ("1M", "streamed every pass")])
+def test_a_csv_file_over_the_memory_limit_is_parsed_once_and_trains_the_in_memory_model(
+        cli, tmp_path, spill_dir, parses, limit, oracle):
+    path, memory, streamed = tmp_path / "sim.csv", tmp_path / "memory.json", tmp_path / "streamed.json"
+    simulated(30_000).to_csv(path, index=False)  # float32 values as pandas writes them: 1.6 MB, 7 row groups
+    assert cli("train", path, "--target", "y", *LOGISTIC, "-o", memory).code == 0
+    run = cli("train", path, "--target", "y", *LOGISTIC, "--memory-limit", limit, "-o", streamed)
+    assert run.code == 0, run.err
+    assert "30,000 rows" in run.err and "read in row groups" in run.err
+    a, b = model(memory), model(streamed)
+    record = b["training"]["params"]["stream"]
+    assert record["oracle"] == oracle and record["rows"] == 30_000
+    assert record["passes_after_the_scan"].startswith("a temporary file of the row groups as the scan read them")
+    assert parses["n"] == 1 and list(spill_dir.iterdir()) == []  # parsed by the scan alone; the spill is gone
+    assert b["terms"] == a["terms"] and b["intercept"] == a["intercept"] == -10
+    # streamed every pass, the loss is summed in float32 blocks within each 256 KB row group:
+    # the same sum in another order, equal to about float32's precision
+    close = 1e-12 if oracle == "signed columns in memory" else 1e-6
+    assert b["training"]["objective"] == pytest.approx(a["training"]["objective"], rel=close)
+    assert b["training"]["n_rows"] == a["training"]["n_rows"] == 30_000
+    assert b["training"]["train_error"] == a["training"]["train_error"]
+
+
+def test_a_bad_cell_in_a_later_row_group_of_a_csv_is_refused_and_the_spill_removed(cli, tmp_path, spill_dir):
+    data = simulated(30_000).astype(object)
+    data.loc[25_000, "x3"] = "inf"
+    path, out = tmp_path / "bad.csv", tmp_path / "m.json"
+    data.to_csv(path, index=False)
+    run = cli("train", path, "--target", "y", *LOGISTIC, "--memory-limit", "1M", "-o", out)
+    assert run.code == 2 and run.err.count("\n") == 1 and "bad.csv" in run.err and "'x3' holds 'inf'" in run.err
+    assert not out.exists() and list(spill_dir.iterdir()) == []
+
+
+def test_a_csv_column_of_numbers_then_text_is_categorical_with_its_cells_as_written(cli, tmp_path, spill_dir, parses):
+    data = simulated(30_000)
+    grades = np.array(["1.50", "2", "3.0"], dtype=object)[np.arange(30_000) % 3]
+    grades[-1] = "n/a"  # text only in the last row group: the column is categorical, its numbers as written
+    data["grade"] = grades
+    path, memory, streamed = tmp_path / "g.csv", tmp_path / "memory.json", tmp_path / "streamed.json"
+    data.to_csv(path, index=False)
+    assert cli("train", path, "--target", "y", *LOGISTIC, "-o", memory).code == 0
+    run = cli("train", path, "--target", "y", *LOGISTIC, "--memory-limit", "5M", "-o", streamed)
+    assert run.code == 0, run.err
+    a, b = model(memory), model(streamed)
+    grade = next(i for i in b["inputs"] if i["name"] == "grade")
+    assert grade == next(i for i in a["inputs"] if i["name"] == "grade")
+    assert grade["categories"] == ["1.50", "2", "3.0", "n/a"]
+    assert b["training"]["params"]["stream"]["passes_after_the_scan"] == "the files" and parses["n"] == 2
+    assert b["terms"] == a["terms"] and b["intercept"] == a["intercept"]
+    assert b["training"]["objective"] == pytest.approx(a["training"]["objective"], rel=1e-12)
+
+
+def test_streamed_parquet_types_boolean_and_category_columns_as_the_in_memory_reader(cli, tmp_path):
+    data = simulated(3_000)
+    data["flag"] = data["x0"] > 2  # a boolean column: its text, "true"/"false", as in memory
+    data["band"] = pd.Categorical(np.where(data["x1"] > 1, "high", "low"))
+    path, memory, streamed = tmp_path / "b.parquet", tmp_path / "memory.json", tmp_path / "streamed.json"
+    data.to_parquet(path)
+    assert cli("train", path, "--target", "y", *LOGISTIC, "-o", memory).code == 0
+    run = cli("train", path, "--target", "y", *LOGISTIC, "--memory-limit", "100K", "-o", streamed)
+    assert run.code == 0 and "read in row groups" in run.err, run.err
+    a, b = model(memory), model(streamed)
+    assert b["inputs"] == a["inputs"] and {i["name"]: i["type"] for i in b["inputs"]}["flag"] == "categorical"
+    assert b["terms"] == a["terms"] and b["intercept"] == a["intercept"]
+
+
 def test_metadata_for_a_column_streamed_data_lacks_is_refused(cli, tmp_path, parquet):
     out = tmp_path / "m.json"
     run = cli("train", parquet, "--target", "y", *LOGISTIC, "--memory-limit", "1M", "--unit", "x9=kg", "-o", out)

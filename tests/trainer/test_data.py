@@ -256,15 +256,21 @@ def test_parquet_categorical_and_boolean_columns_read_as_their_text(tmp_path):
 
 def test_streamed_csv_text_columns_read_their_numbers_as_prepare_reads_each_cell():
     """data/stream.py's row-group reader: a CSV column of texts (padded, blank, exponents) gets
-    the doubles prepare's per-cell reading gives, and a column with a word is left to that reading."""
+    the doubles prepare's per-cell reading gives, plain numbers too (read without trimming),
+    a column with a word is left to that reading, and a "nan" cell is refused, not missing."""
+    import pyarrow as pa
     from scorecard.trainer.data.prepare import _number
     from scorecard.trainer.data.stream import _numbers
 
-    cells = ["1.5", " 2\t", "", "  ", "-3e2", "0.1", "7", "+.25", "1E-7", "\u20034\u2003", "12345678901234567891"]
-    values, _ = _numbers(pd.Series(cells, dtype=object), "x", "f.csv: row 1")
-    expected = [np.nan if not c.strip() else _number(c.strip()) for c in cells]
-    assert values.tolist() == pytest.approx(expected, nan_ok=True, rel=0, abs=0)
-    assert values.dtype == np.float64 and [v.hex() for v in values.tolist() if v == v] == \
-        [float(e).hex() for e in expected if e == e]
-    text, cells_back = _numbers(pd.Series(["1", "high", ""], dtype=object), "x", "f.csv: row 1")
-    assert text is None and cells_back == ["1", "high", None]
+    padded = ["1.5", " 2\t", "", "  ", "-3e2", "0.1", "7", "+.25", "1E-7", "\u20034\u2003", "12345678901234567891"]
+    for cells in (padded, [c.strip() for c in padded if c.strip()]):
+        values = _numbers(pa.array(cells, pa.string()), "x", "f.csv (rows from 1)")
+        expected = [np.nan if not c.strip() else _number(c.strip()) for c in cells]
+        assert values.tolist() == pytest.approx(expected, nan_ok=True, rel=0, abs=0)
+        assert values.dtype == np.float64 and [v.hex() for v in values.tolist() if v == v] == \
+            [float(e).hex() for e in expected if e == e]
+    assert _numbers(pa.array(["1", "high", ""]), "x", "f.csv (rows from 1)") is None
+    big = _numbers(pa.array([2**60 + 1, None, 3], pa.int64()), "n", "f.parquet (rows from 1)")  # Parquet integers
+    assert big[0] == float(2**60 + 1) and np.isnan(big[1]) and big[2] == 3.0
+    with pytest.raises(DataError, match="f.csv \\(rows from 1\\): column 'x' holds 'nan' on row 1, which is not a finite"):
+        _numbers(pa.array(["1", "nan", ""]), "x", "f.csv (rows from 1)")

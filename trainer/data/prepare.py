@@ -266,7 +266,15 @@ def arrow_numbers(text: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
     non-blank cell as a number, else None (Python's reading then decides, cell by cell).
 
     A cell is blank when ``str.strip()`` empties it (null too); pyarrow reads a subset of what
-    ``float()`` reads, to the same double (tests/trainer/test_data.py)."""
+    ``float()`` reads, to the same double (tests/trainer/test_data.py). A column of plain numbers
+    (no blank, no padding, no null) is cast as it is: pyarrow refuses any whitespace, so such a
+    cast reads what the trimmed one reads, at half the cost."""
+    if text.null_count == 0:
+        try:
+            values = pc.cast(text, pa.float64()).to_numpy(zero_copy_only=False)
+            return values, np.ones(len(values), dtype=bool)
+        except pa.ArrowInvalid:
+            pass
     trimmed = pc.utf8_trim(text, WHITESPACE).fill_null("")
     blank = pc.equal(trimmed, "")
     try:

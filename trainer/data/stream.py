@@ -15,9 +15,12 @@ reads the data here instead, one row group at a time, never holding the file:
 2. :meth:`Streamed.design_batches` then turns each row group into the design's columns and
    +-1 labels, which the trainers consume block by block (``trainer/stream.py``).
 
-The row groups are pandas frames either way: from pyarrow (Parquet ``iter_batches``, CSV
-``open_csv`` with every column as text) or, under ``--dask``, the partitions of a
-dask.dataframe on the workers (:func:`scan_frame` and :meth:`Streamed.typed` are what they run).
+The row groups are pyarrow record batches, typed column by column with pyarrow compute (no
+Python object per cell but a categorical column's): from pyarrow (Parquet ``iter_batches``,
+CSV ``open_csv`` with every column as text) or, under ``--dask``, the partitions of a
+dask.dataframe on the workers (:func:`scan_batch` and :meth:`Streamed.typed` are what they run).
+A CSV file's text is parsed once: the scan keeps its row groups as read, numbers as float64,
+in a temporary file (:class:`~.spill.Spill`) that the later passes read instead of the text.
 """
 from __future__ import annotations
 
@@ -28,20 +31,25 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 from scorecard.runtime import Input
 from scorecard.runtime.errors import DataError
+from scorecard.runtime.score import WHITESPACE
 from scorecard.runtime.table import csv_reader, open_csv
 
 from .columnar import PARQUET_SUFFIXES, check_header
 from .columnar import as_text as _as_text
 from .design import Design
-from .prepare import LARGEST, LabeledData, _code_target, _number, arrow_numbers, prepare
+from .prepare import LARGEST, LabeledData, _code_target, _levels, _number, _text, arrow_numbers, prepare
+from .spill import Spill
 
 CSV_SUFFIXES = (".csv",)
 #: Rows of the design sample (cut-off quantiles, golden rows, the risk table of a non-logistic loss).
 SAMPLE_ROWS = 100_000
-#: Rows per row group read.
+#: Rows per row group read (Parquet).
 BATCH_ROWS = 1 << 20
+#: Bytes of CSV text per row group read.
+CSV_BLOCK_BYTES = 1 << 24
 #: Bytes one cell of DATA costs when ``train`` holds it in memory (the columnar reader,
 #: ``data/columnar.py``, then the typed frame, the design and the oracle): measured as the peak
 #: RSS of ``scorecard train`` (logistic, ``--numeric linear``, ``--memory-limit 1T``) on 2*10^6
@@ -52,10 +60,10 @@ CELL_BYTES = 48
 MAX_LEVELS = 10_000
 
 
-def _cells(series: pd.Series) -> list[str | None]:
-    """Every cell as text, ``None`` when missing (empty, blank, None or NaN), as ``prepare``
-    reads a cell."""
-    return [(c if c.strip() else None) if type(c) is str else _as_text(c) for c in series.tolist()]
+def _cells(column: pa.Array) -> list[str | None]:
+    """Every cell of a text column, ``None`` when missing (empty, blank or null), as ``prepare``
+    reads a cell (one Python object per cell: only where pyarrow cannot read the column)."""
+    return [c if c is not None and c.strip() else None for c in column.to_pylist()]
 
 
 def _parse_numbers(cells: list[str | None]) -> tuple[np.ndarray | None, int | None]:
@@ -153,18 +161,23 @@ class Files:
         """What reading DATA into memory (``prepare.read_table``) would take, about."""
         return self.rows() * len(self.columns()) * CELL_BYTES
 
-    def frames(self, columns: list[str], batch_rows: int = BATCH_ROWS) -> Iterator[tuple[str, int, pd.DataFrame]]:
-        """``(path, first row number, frame)`` of every row group, in file order (bounded memory).
+    def batches(self, columns: list[str], batch_rows: int = BATCH_ROWS) -> Iterator[tuple[str, int, pa.RecordBatch]]:
+        """``(path, first row number, batch)`` of every row group, in file order (bounded memory).
 
         Parquet columns keep their types (numbers as numbers); CSV columns are text, an empty
         cell ``""``, as the CSV reader of every command reads them.
         """
         for path in self.paths:
             first = 1
-            for frame in (_parquet_frames if path.lower().endswith(PARQUET_SUFFIXES) else _csv_frames)(
+            for batch in (_parquet_batches if path.lower().endswith(PARQUET_SUFFIXES) else _csv_batches)(
                     path, columns, batch_rows):
-                yield path, first, frame
-                first += len(frame)
+                yield path, first, batch
+                first += batch.num_rows
+
+    @property
+    def csv(self) -> bool:
+        """Whether every file is a CSV file (text the scan parses, worth keeping as read: :class:`Spill`)."""
+        return not any(path.lower().endswith(PARQUET_SUFFIXES) for path in self.paths)
 
 
 def _parquet(path: str):
@@ -178,25 +191,22 @@ def _parquet(path: str):
         raise DataError(f"{path}: not a readable Parquet file ({exc})") from None
 
 
-def _parquet_frames(path: str, columns: list[str], batch_rows: int) -> Iterator[pd.DataFrame]:
+def _parquet_batches(path: str, columns: list[str], batch_rows: int) -> Iterator[pa.RecordBatch]:
     with _parquet(path) as fh:
-        for batch in fh.iter_batches(batch_size=batch_rows, columns=columns, use_threads=False):
-            yield batch.to_pandas()
+        yield from fh.iter_batches(batch_size=batch_rows, columns=columns, use_threads=False)
 
 
-def _csv_frames(path: str, columns: list[str], batch_rows: int) -> Iterator[pd.DataFrame]:
-    import pyarrow as pa
+def _csv_batches(path: str, columns: list[str], batch_rows: int) -> Iterator[pa.RecordBatch]:
     import pyarrow.csv as pcsv
 
     header = Files((path,), path).header(path)
-    read = pcsv.ReadOptions(column_names=header, skip_rows=1, block_size=1 << 24, use_threads=False,
+    read = pcsv.ReadOptions(column_names=header, skip_rows=1, block_size=CSV_BLOCK_BYTES, use_threads=False,
                             encoding="utf-8")
     convert = pcsv.ConvertOptions(column_types={name: pa.string() for name in header}, include_columns=columns,
                                   strings_can_be_null=False, quoted_strings_can_be_null=False)
     try:
         with pcsv.open_csv(path, read_options=read, convert_options=convert) as reader:
-            for batch in reader:
-                yield batch.to_pandas()
+            yield from reader
     except pa.ArrowInvalid as exc:
         raise DataError(f"{path}: not a readable CSV file ({exc})") from None
 
@@ -231,76 +241,105 @@ class ColumnScan:
         return "categorical" if not self.numeric else "binary" if self.binary else "numeric"
 
 
-def _arrow_numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
-    """``prepare``'s fast reading of a column of texts (CSV cells): None when a cell is not a
-    text or not a number pyarrow reads (``_cells`` and Python's reading then decide)."""
-    try:
-        text = pa.array(series.to_numpy(dtype=object), type=pa.string())
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return None
-    return arrow_numbers(text)
+def _native(column: pa.Array) -> bool:
+    """Whether a column holds numbers in its own type (Parquet integers and floats), as
+    ``prepare`` reads them; any other type is read as the text a CSV would hold."""
+    return pa.types.is_integer(column.type) or pa.types.is_floating(column.type)
 
 
-def _numbers(series: pd.Series, name: str, where: str) -> tuple[np.ndarray | None, list]:
-    """Float values (NaN where missing) of a row group's column, or None when one is text.
+def _floats(column: pa.Array) -> np.ndarray:
+    """A column of Parquet numbers as float64, NaN where null (an integer beyond 2^53 rounded, as
+    ``prepare`` reads it; pyarrow's cast would refuse it)."""
+    return column.to_numpy(zero_copy_only=False).astype(np.float64)
 
-    A non-finite or huge number is refused as ``prepare`` refuses it (``where``: file, first row).
-    """
-    if series.dtype.kind in "iufb":
-        values = series.to_numpy(dtype=np.float64)
-        cells = None
-    elif (parsed := _arrow_numbers(series)) is not None:  # every cell text pyarrow reads as a number or blank
-        values, cells = parsed[0], None
+
+def _missing(cells: list[str | None], codes: np.ndarray) -> int:
+    """How many rows of a text column (``prepare._levels``: distinct cells, each row's) are missing."""
+    absent = [k for k, c in enumerate(cells) if c is None]
+    return int(np.isin(codes, absent).sum())
+
+
+def _numbers(column: pa.Array, name: str, where: str) -> np.ndarray | None:
+    """Float values (NaN where missing) of a row group's column, or None when a present cell
+    is not a number: Parquet numbers as they are, text read by pyarrow as the in-memory reader
+    reads it (``prepare.arrow_numbers``) or, where pyarrow refuses a cell, by Python's reading
+    of each cell (``prepare._number``). A non-finite or huge number is refused as ``prepare``
+    refuses it (``where``: file, first row)."""
+    if _native(column):
+        values = _floats(column)
+        present = ~np.isnan(values)
+    elif (parsed := arrow_numbers(_text(column))) is not None:
+        values, present = parsed
     else:
-        cells = _cells(series)
+        cells = _cells(_text(column))
         values, _ = _parse_numbers(cells)
         if values is None:
-            return None, cells
+            return None
+        present = np.array([c is not None for c in cells], dtype=bool)
     with np.errstate(invalid="ignore"):
-        bad = np.flatnonzero(np.isinf(values) | (np.abs(values) > LARGEST))
-    if cells is not None:
-        bad = np.concatenate([bad, np.flatnonzero(np.isnan(values) & np.array([c is not None for c in cells]))])
+        bad = np.flatnonzero((present & ~np.isfinite(values)) | (np.abs(values) > LARGEST))
     if len(bad):
-        k = int(bad.min())
-        raise DataError(f"{where}: column {name!r} holds {series.iloc[k]!r} on row {k}, which is not a finite "
+        k = int(bad[0])
+        raise DataError(f"{where}: column {name!r} holds {column[k].as_py()!r} on row {k}, which is not a finite "
                         f"number within +-{LARGEST:g}; leave the cell empty for a missing value")
-    return values, cells
+    return values
 
 
-def scan_frame(frame: pd.DataFrame, target: str, where: str) -> dict[str, ColumnScan]:
-    """The scan of one row group (``where``: its file and first row, for messages)."""
+def scan_batch(batch: pa.RecordBatch, target: str, where: str) -> tuple[dict[str, ColumnScan], pa.RecordBatch]:
+    """The scan of one row group (``where``: its file and first row, for messages), and the row
+    group as read: a column of numbers as float64 (NaN where missing), any other as it is."""
     out: dict[str, ColumnScan] = {}
-    for name in frame.columns:
+    read: dict[str, pa.Array] = {}
+    for name, column in zip(batch.schema.names, batch.columns):
         s = out[name] = ColumnScan()
-        series = frame[name]
+        read[name] = column
         if name == target:
             s.numeric = s.binary = False
-            if series.dtype.kind in "iufb":  # numbers: their distinct values as text
-                values = series.to_numpy(dtype=np.float64)
+            if _native(column):  # numbers: their distinct values as text
+                values = _floats(column)
                 present = values[~np.isnan(values)]
                 s.missing = int(len(values) - len(present))
                 s.add_levels({_as_text(float(v)) for v in np.unique(present)})
             else:
-                cells = _cells(series)
-                s.missing = sum(c is None for c in cells)
+                cells, codes = _levels(_text(column))
+                s.missing = _missing(cells, codes)
                 s.add_levels({c.strip() for c in cells if c is not None})
             continue
-        values, cells = _numbers(series, name, where)
+        values = _numbers(column, name, where)
         if values is None:
             s.numeric = s.binary = False
-            s.missing = sum(c is None for c in cells)
-            s.add_levels(set(cells) - {None})
+            cells, codes = _levels(_text(column))
+            s.missing = _missing(cells, codes)
+            s.add_levels({c for c in cells if c is not None})
             continue
+        if not _native(column):
+            read[name] = pa.array(values, pa.float64())
         present = values[~np.isnan(values)]
         s.missing = int(len(values) - len(present))
         s.binary = not len(present) or bool(present.min() >= 0 and present.max() <= 1 and np.isin(present, (0.0, 1.0)).all())
         distinct = np.unique(present[: 4 * MAX_LEVELS]) if len(present) else present
-        if len(distinct) <= MAX_LEVELS:  # the text of each number, should a later file hold text
+        if len(distinct) <= MAX_LEVELS:  # the text of each number, should a later row group hold text
             distinct = np.unique(present)
         s.too_many = len(distinct) > MAX_LEVELS
-        if not s.too_many:
+        if not s.too_many and _native(column):
             s.add_levels({_as_text(float(v)) for v in distinct})
-    return out
+        elif not s.too_many:  # the cells as written ("1.50"), the levels prepare would read
+            s.add_levels({c for c in _levels(_text(column))[0] if c is not None})
+    return out, pa.RecordBatch.from_arrays(list(read.values()), names=list(read))
+
+
+def picked_rows(batch: pa.RecordBatch, start: int, every: int) -> pd.DataFrame:
+    """Rows ``start``, ``start + every``, ... of a row group as ``prepare`` reads a frame of
+    text: a text cell as written (None when blank), another value as the text a CSV would hold."""
+    rows = batch.take(pa.array(np.arange(start, batch.num_rows, every, dtype=np.int64)))
+    out = {}
+    for name, column in zip(rows.schema.names, rows.columns):
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            blank = pc.equal(pc.utf8_trim(column, WHITESPACE), "")
+            out[name] = pd.Series(pc.if_else(blank, pa.scalar(None, column.type), column).to_pylist(), dtype=object)
+        else:
+            out[name] = column.to_pandas().map(_as_text).astype(object)
+    return pd.DataFrame(out)
 
 
 def merge_scans(parts: list[dict[str, ColumnScan]]) -> dict[str, ColumnScan]:
@@ -321,37 +360,49 @@ class Streamed:
     sample: ``prepare``'s ``LabeledData`` of the sampled rows, its inputs and missing counts
       replaced by those of every row (types, levels); what the design and golden rows read.
     rows: data rows in all files (before ``--missing drop``).
+    spill: the row groups as the scan read them (CSV numbers parsed), which every later pass
+      reads instead of the files; None when the files are read again (Parquet, a mixed folder,
+      or a column the scan found numeric in one row group and text in another).
     """
 
     files: Files
     sample: LabeledData
     rows: int
     columns: tuple[str, ...]
+    spill: Spill | None = None
 
     @property
     def target(self) -> str:
         return self.sample.target.name
 
-    def typed(self, frame: pd.DataFrame, where: str) -> tuple[pd.DataFrame, np.ndarray]:
+    def batches(self, batch_rows: int = BATCH_ROWS) -> Iterator[tuple[str, int, pa.RecordBatch]]:
+        """``(path, first row number, batch)`` of every row group: the spill's, else the files'."""
+        if self.spill is not None:
+            yield from self.spill.batches()
+        else:
+            yield from self.files.batches(list(self.columns), batch_rows)
+
+    def typed(self, batch: pa.RecordBatch, where: str) -> tuple[pd.DataFrame, np.ndarray]:
         """A raw row group as the trainer's frame (numeric float64 with NaN, categorical text or
         None) and its labels (+1/-1, int8), after the missing policy (drop, impute)."""
         columns = {}
         for inp in self.sample.inputs:
+            column = batch.column(inp.name)
             if inp.type == "categorical":
-                columns[inp.name] = pd.Series(_cells(frame[inp.name]), index=frame.index, dtype=object)
+                cells, codes = _levels(_text(column))
+                objects = np.empty(len(cells), dtype=object)
+                objects[:] = cells
+                columns[inp.name] = objects[codes]
                 continue
-            series = frame[inp.name]
-            if series.dtype.kind in "iufb":  # the scan checked every number of the file
-                columns[inp.name] = pd.Series(series.to_numpy(dtype=np.float64), index=frame.index)
-                continue
-            values, cells = _numbers(series, inp.name, where)
+            values = _numbers(column, inp.name, where)
             if values is None:
+                cells = _cells(_text(column))
                 k = next(i for i, c in enumerate(cells) if c is not None and _parse_numbers([c])[0] is None)
                 raise DataError(f"{where}: column {inp.name!r} holds {cells[k]!r} on row {k}, not a number, in a "
                                 "column the scan of every row read as numeric; the file changed while training read it")
-            columns[inp.name] = pd.Series(values, index=frame.index)
-        typed = pd.DataFrame(columns, index=frame.index)
-        y = self.labels(frame[self.target])
+            columns[inp.name] = values
+        typed = pd.DataFrame(columns, index=pd.RangeIndex(batch.num_rows))
+        y = self.labels(batch.column(self.target))
         policy = self.sample.policy
         if policy == "drop":
             keep = ~typed.isna().any(axis=1).to_numpy()
@@ -361,15 +412,19 @@ class Streamed:
                 typed[name] = typed[name].where(typed[name].notna(), value)
         return typed, y
 
-    def labels(self, series: pd.Series) -> np.ndarray:
+    def labels(self, column: pa.Array) -> np.ndarray:
         """+1 where the target holds the positive class (as ``prepare`` codes it), else -1."""
         positive = self.sample.target.positive
-        if isinstance(positive, (int, float)) and not isinstance(positive, bool):
-            values = pd.to_numeric(series if series.dtype.kind in "iufb" else series.astype(str).str.strip(),
-                                   errors="coerce").to_numpy(dtype=np.float64)
+        number = isinstance(positive, (int, float)) and not isinstance(positive, bool)
+        if number and _native(column):
+            values = _floats(column)
             return np.where(values == float(positive), 1, -1).astype(np.int8)
-        texts = np.array([c.strip() if c is not None else "" for c in _cells(series)], dtype=object)
-        return np.where(texts == str(positive), 1, -1).astype(np.int8)
+        cells, codes = _levels(_text(column))  # each distinct cell read once
+        if number:
+            hits = [c is not None and _number(c.strip()) == float(positive) for c in cells]
+        else:
+            hits = [c is not None and c.strip() == str(positive) for c in cells]
+        return np.where(np.array(hits, dtype=bool)[codes], 1, -1).astype(np.int8)
 
     def design_batches(self, design: Design, batch_rows: int = BATCH_ROWS,
                        every: int = 1) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -377,10 +432,10 @@ class Streamed:
 
         every: keep every ``every``-th row (a systematic sample, one pass).
         """
-        for path, first, frame in self.files.frames(list(self.columns), batch_rows):
+        for path, first, batch in self.batches(batch_rows):
             if every > 1:
-                frame = frame.iloc[::every]
-            typed, y = self.typed(frame, f"{path} (rows from {first})")
+                batch = batch.take(pa.array(np.arange(0, batch.num_rows, every, dtype=np.int64)))
+            typed, y = self.typed(batch, f"{path} (rows from {first})")
             yield design_matrix(design, typed), y
 
 
@@ -393,22 +448,32 @@ def design_matrix(design: Design, typed: pd.DataFrame) -> np.ndarray:
     return X
 
 
-def scan(files: Files, target: str, positive: object, missing: str) -> Streamed:
+def scan(files: Files, target: str, positive: object, missing: str, spill: Spill | None = None) -> Streamed:
     """One pass over every row: the types, levels and missing counts of all rows, and the
-    design sample (about :data:`SAMPLE_ROWS` rows, every k-th), prepared by ``prepare``."""
+    design sample (about :data:`SAMPLE_ROWS` rows, every k-th), prepared by ``prepare``.
+
+    spill: where to keep the row groups as read when every file is CSV, so that no later pass
+    parses the text again (:class:`Spill`)."""
     columns = files.columns()
     if target not in columns:
         prepare(pd.DataFrame({c: ["0"] for c in columns}), target, positive, missing, source=files.source)
     every = max(1, files.rows() // SAMPLE_ROWS)
+    keep = spill if spill is not None and files.csv else None
     parts, picked, rows = [], [], 0
-    for path, first, frame in files.frames(columns):
-        parts.append(scan_frame(frame, target, f"{path} (rows from {first})"))
-        start = (-rows) % every
-        picked.append(frame.iloc[start::every].map(_as_text) if len(frame) else frame)
-        rows += len(frame)
+    for path, first, batch in files.batches(columns):
+        part, read = scan_batch(batch, target, f"{path} (rows from {first})")
+        parts.append(part)
+        if keep is not None:
+            keep.write(path, first, read)
+        picked.append(picked_rows(batch, (-rows) % every, every))
+        rows += batch.num_rows
     if rows == 0:
         raise DataError(f"{files.source}: the data has a header but no rows")
-    return from_scan(files, merge_scans(parts), pd.concat(picked, ignore_index=True), rows, target, positive, missing)
+    data = from_scan(files, merge_scans(parts), pd.concat(picked, ignore_index=True), rows, target, positive, missing)
+    text = {inp.name for inp in data.sample.inputs if inp.type == "categorical"}
+    if keep is None or keep.full or text & keep.numbered:  # numbers here, text there: read the cells as written
+        return data
+    return replace(data, spill=keep)
 
 
 def from_scan(files: Files, scans: dict[str, ColumnScan], picked: pd.DataFrame, rows: int, target: str,

@@ -253,8 +253,9 @@ OPTIONS: tuple[Option, ...] = (
            "a size such as 2G, 512M or 1.5GB", "Memory the data may take in this process: above it, train streams "
            "its row groups (the file is never held whole).", ("--memory-limit",), str, metavar="SIZE",
            default_text="a sixteenth of the RAM", section="data",
-           doc="memory the data may take in this process (`2G`, `512M`): a Parquet file, or a folder of Parquet/CSV "
-               "files, whose in-memory reading would need more is streamed in row groups instead: convex losses "
+           doc="memory the data may take in this process (`2G`, `512M`): a Parquet or CSV file, or a folder of "
+               "Parquet/CSV files, whose in-memory reading would need more is streamed in row groups instead (CSV "
+               "text parsed once, its row groups kept as read in a temporary file for the later passes): convex losses "
                "pass the row groups through the loss oracle, the 0-1 loss groups identical rows (their counts as "
                "weights) and reduces the data (Section 4.2), saying so when the grouped rows are still too many for "
                "the exact problem; the typing, cut-offs and levels come from a scan of every row, the cut-off "
