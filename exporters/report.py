@@ -95,7 +95,7 @@ def _training(model: Model) -> list[tuple[str, str]]:
              ("training rows", f"{t.n_rows}"), ("training error", percent(t.train_error)),
              ("time", f"{t.seconds:.1f} s")]
     if t.selection:
-        lines.append(("C0", selection_text(t)))
+        lines.append(("Card" if t.selection.get("loss") == "logistic" else "C0", selection_text(t)))
     elif "c0" in t.params:
         lines.append(("C0", f"{t.params['c0']:g} (given)"))
     return lines

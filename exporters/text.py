@@ -87,17 +87,34 @@ def _training_lines(t: Training, defaults: Mapping[str, Any] | None = None) -> l
 
 
 def _selection_lines(t: Training) -> list[str]:
-    """The ``--c0 auto`` grid: mean test error +- its standard error, size, train error; the
-    chosen C0 marked."""
+    """The ``--c0 auto`` candidates: mean test error +- its standard error, size, train error;
+    the chosen one marked. A candidate is a C0 of the 0-1 grid, or ("logistic k") the
+    logistic-loss card of k items."""
     s = t.selection or {}
-    lines = [f"HOW C0 WAS CHOSEN ({s.get('folds')}-fold cross-validation, the {s.get('rule')} rule)",
-             f"  {'C0':>10}  {'test error':>16}  {'size':>5}  {'train error':>11}"]
-    for point in s.get("grid", []):
-        mark = "  <- chosen" if point["c0"] == s.get("chosen") else ""
+    grid = s.get("grid", [])
+    logistic = any(point.get("loss") == "logistic" for point in grid)
+
+    def label(point: dict) -> str:
+        return f"logistic {point['items']}" if point.get("loss") == "logistic" else f"{point['c0']:.4g}"
+
+    def chosen(point: dict) -> bool:
+        if s.get("loss") == "logistic":
+            return point.get("loss") == "logistic" and point.get("items") == s.get("items")
+        return point.get("loss") != "logistic" and point.get("c0") == s.get("chosen")
+
+    what, column = ("THE CARD", "card") if logistic else ("C0", "C0")
+    width = max([10] + [len(label(point)) for point in grid])
+    lines = [f"HOW {what} WAS CHOSEN ({s.get('folds')}-fold cross-validation, the {s.get('rule')} rule)",
+             f"  {column:>{width}}  {'test error':>16}  {'size':>5}  {'train error':>11}"]
+    for point in grid:
+        mark = "  <- chosen" if chosen(point) else ""
         test = f"{100 * point['test_error']:.1f}% ± {100 * point['se']:.1f}%"
-        lines.append(f"  {point['c0']:>10.4g}  {test:>16}  {point['size']:>5.1f}  "
+        lines.append(f"  {label(point):>{width}}  {test:>16}  {point['size']:>5.1f}  "
                      f"{100 * point['train_error']:>10.1f}%{mark}")
     lines.append("  the smallest model whose mean test error is within one standard error of the best")
+    if logistic:
+        lines.append("  a C0: the 0-1-loss card at that C0; logistic k: the logistic-loss card of k items "
+                     "(FasterRisk's method), on more dealings of the folds")
     return lines
 
 

@@ -72,13 +72,20 @@ class Term:
     label: str
 
 
+#: ``training.status`` of a logistic-loss card chosen by ``--c0 auto``: the best its search
+#: found, with no proof sought (its ``gap`` is 1 and its ``lower_bound`` 0).
+BEST_FOUND = "best_found"
+
+
 @dataclass(frozen=True)
 class Training:
     """How the model was trained: the certificate that makes "optimal" checkable.
 
-    ``selection``: how C0 was chosen under ``--c0 auto`` (None when C0 was given):
+    ``selection``: how the card was chosen under ``--c0 auto`` (None when C0 was given):
     ``{"method": "cv", "folds": K, "rule": "one standard error", "grid": [{"c0", "test_error",
-    "se", "size", "train_error"}, ...], "chosen": c0}``.
+    "se", "size", "train_error"}, ...], "chosen": c0}``; a grid point of a logistic-loss card
+    has ``"loss": "logistic", "items": k`` in place of ``c0``, and a selection that chose one
+    ``"loss": "logistic", "items": k`` in place of ``chosen``.
     """
 
     solver: str
@@ -509,11 +516,15 @@ def _as_tuple(types: type | tuple) -> tuple:
     return types if isinstance(types, tuple) else (types,)
 
 
-GRID_KEYS = ("c0", "test_error", "se", "size", "train_error")
+GRID_KEYS = ("test_error", "se", "size", "train_error")
+#: ``loss`` of a selection's logistic-loss candidates and choice (absent: the 0-1 loss, a C0).
+LOGISTIC_CARD = "logistic"
 
 
 def _selection(raw: dict | None) -> dict | None:
-    """``training.selection`` checked: method, folds, rule, grid of numbers, chosen."""
+    """``training.selection`` checked: method, folds, rule, grid of numbers (each point a
+    ``c0``, or a logistic card's ``items``), and the choice: ``chosen`` (a C0) or, with
+    ``loss`` "logistic", ``items``."""
     if raw is None:
         return None
     w = "training.selection."
@@ -523,12 +534,25 @@ def _selection(raw: dict | None) -> dict | None:
     for k, point in enumerate(_get(raw, "grid", w, list)):
         if not isinstance(point, dict):
             _fail(f"{w}grid[{k}]", "must be an object")
-        for key in GRID_KEYS:
+        logistic = _card_loss(point, f"{w}grid[{k}].") == LOGISTIC_CARD
+        for key in GRID_KEYS + (() if logistic else ("c0",)):
             if not _is_number(_get(point, key, f"{w}grid[{k}].", (int, float))):
                 _fail(f"{w}grid[{k}].{key}", "must be a finite number")
-    if not _is_number(_get(raw, "chosen", w, (int, float))):
+        if logistic:
+            _get(point, "items", f"{w}grid[{k}].", int)
+    if _card_loss(raw, w) == LOGISTIC_CARD:
+        _get(raw, "items", w, int)
+    elif not _is_number(_get(raw, "chosen", w, (int, float))):
         _fail(f"{w}chosen", "must be a finite number")
     return raw
+
+
+def _card_loss(raw: dict, where: str) -> str:
+    """A selection's or grid point's ``loss``: "zero-one" when absent, else "logistic"."""
+    loss = raw.get("loss", "zero-one")
+    if loss not in ("zero-one", LOGISTIC_CARD):
+        _fail(f"{where}loss", f"must be zero-one or {LOGISTIC_CARD}, got {loss!r}")
+    return loss
 
 
 def _from_version_1(d: dict) -> dict:

@@ -173,21 +173,31 @@ def summarize(c0: float, rows: list[FoldResult]) -> FoldResult:
 # ------------------------------------------------------------------ the one-standard-error rule
 
 
+ZERO_ONE = "zero-one"
+LOGISTIC = "logistic"
+
+
 @dataclass(frozen=True)
 class GridPoint:
-    """One C0 of the grid over its folds: mean test error, its standard error (the folds'
-    standard deviation / sqrt(K)), mean model size and mean training error."""
+    """One candidate of the rule over its folds: mean test error, its standard error (the
+    fold errors' standard deviation / sqrt(their number)), mean model size and mean training
+    error. A 0-1-loss point is a C0 of the grid (``c0``); a logistic-loss point is the card of
+    ``items`` items of the logistic path (``loss`` "logistic", ``c0`` None: no C0 enters it)."""
 
-    c0: float
+    c0: float | None
     test_error: float
     se: float
     size: float
     train_error: float
+    loss: str = ZERO_ONE
+    items: int | None = None
 
     def record(self) -> dict:
         """As the model file's ``training.selection.grid`` holds it."""
-        return {"c0": self.c0, "test_error": self.test_error, "se": self.se, "size": self.size,
-                "train_error": self.train_error}
+        out = {"test_error": self.test_error, "se": self.se, "size": self.size, "train_error": self.train_error}
+        if self.loss == ZERO_ONE:
+            return {"c0": self.c0} | out
+        return {"loss": self.loss, "items": self.items} | out
 
 
 def grid_points(results: Iterable[FoldResult]) -> list[GridPoint]:
@@ -211,17 +221,22 @@ def grid_points(results: Iterable[FoldResult]) -> list[GridPoint]:
 def one_standard_error(points: Iterable[GridPoint], max_size: float | None = CARD_ITEMS) -> GridPoint | None:
     """The smallest model within one standard error of the best mean test error.
 
-    Only the C0 values whose mean model size is at most ``max_size`` compete when there are
+    Only the candidates whose mean model size is at most ``max_size`` compete when there are
     any (credit scoring: 26 items at 21.7 % against 7 at 22.7 %; the card of 7 is the one
-    a person can use). Among them, the C0 values whose mean test error is at most the best
+    a person can use). Among them, the candidates whose mean test error is at most the best
     mean plus that best point's standard error; of those, the one with the smallest mean
-    model size; on a tie of size, the larger C0 (the sparser pressure). None for no points.
+    model size; on a tie of size, a 0-1-loss card (its optimality can be proven) and then
+    the larger C0 (the sparser pressure). None for no points.
     """
     points = list(points)
     small = [p for p in points if max_size is None or p.size <= max_size]
     points = small or points
     if not points:
         return None
-    best = min(points, key=lambda p: (p.test_error, p.size, -p.c0))
+
+    def sparser(p: GridPoint) -> tuple:
+        return (p.loss != ZERO_ONE, -(p.c0 or 0.0), p.items or 0)
+
+    best = min(points, key=lambda p: (p.test_error, p.size, sparser(p)))
     within = [p for p in points if p.test_error <= best.test_error + best.se + 1e-12]
-    return min(within, key=lambda p: (p.size, -p.c0))
+    return min(within, key=lambda p: (p.size, sparser(p)))

@@ -12,9 +12,11 @@ The solve options (solver, threads, seed and the deadline) are built here, once,
 from the start of the process), and every phase gets only what is left of it, less a
 margin kept for what follows the solve (the model file's risk table and golden rows).
 
-Under ``c0 = "auto"`` (the default) C0 is chosen first by cross-validation (``select.py``)
-within CV_SHARE of the time left, and the final model is trained on every row with it in the
-rest; the grid goes into ``training.selection``. A final model that may not be what the user
+Under ``c0 = "auto"`` (the default) the card is chosen first by cross-validation
+(``select.py``) within CV_SHARE of the time left: a C0 of the 0-1 grid, whose final model is
+then trained on every row in the rest, or a logistic-loss card of some size
+(``logistic_cv.py``), trained on every row by the logistic path and recorded as found, not
+proven (status ``best_found``); the grid goes into ``training.selection``. A final model that may not be what the user
 wants (no terms, no better than the majority class, an unusable numeric column) is reported
 through ``advice.warn``.
 """
@@ -28,18 +30,20 @@ import numpy as np
 
 from scorecard.runtime import Model
 from scorecard.runtime.errors import InfeasibleError, NoModelInTimeError
+from scorecard.runtime.model import BEST_FOUND
 
-from . import advice
-from .calibrate import risk_table
+from . import advice, logistic_cv
+from .calibrate import RISK_DIGITS, logistic, risk_table
 from .convex.losses import Oracle
 from .convex.train import train_convex
 from .data.design import Design
 from .data.families import design_for
 from .data.prepare import LabeledData
+from .folds import LOGISTIC
 from .options.config import TrainConfig
 from .problem.constrained import constrained_problem
 from .record import finished_model
-from .select import AUTO, choose_c0
+from .select import AUTO, Selection, choose_c0, middle_c0, zero_one_choice
 from .solvers.conflicts import explain, hard_constraints
 from .solvers.fit import fit_problem
 from .solvers.options import Deadline, SolveOptions, finish_margin
@@ -82,9 +86,41 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
         return _train(data, config, progress, deadline, work_limit, start, warn, rows=rows)
     selection = choose_c0(data, config, deadline.within(CV_SHARE * deadline.remaining()), progress,
                           fit=_fold_fit, work_limit=work_limit)
+    if selection.loss == LOGISTIC:
+        card = _logistic_card(data, config, selection, deadline, start, warn)
+        if card is not None:
+            return replace(card, training=replace(card.training, selection=selection.record()))
+        selection = zero_one_choice(selection, len(data.y))
     model = _train(data, config.with_options(c0=selection.chosen), progress, deadline, work_limit, start, warn,
                    chosen=True, out_of_fold=selection.margins, rows=rows)
     return replace(model, training=replace(model.training, selection=selection.record()))
+
+
+def _logistic_card(data: LabeledData, config: TrainConfig, selection: Selection, deadline: Deadline, start: float,
+                   warn) -> Model | None:
+    """The logistic card of ``selection.items`` items trained on every row (None when the
+    path has no card that size): its points, its integer intercept and its fitted logistic
+    risk (``risk = 1 / (1 + exp(-scale (score - center)))``); the objective recorded is its
+    mean logistic loss, with no bound (nothing is proven about it)."""
+    numeric = config.with_options(c0=middle_c0(len(data.y)))  # the problem needs a number; no C0 enters the path
+    fit = logistic_cv.final_card(data, numeric, selection.items, deadline)
+    if fit is None:
+        return None
+    card = fit.card
+    model = finished_model(
+        data, fit.design, card.coef, card.intercept, kind="linear", solver="logistic path", status=BEST_FOUND,
+        objective=card.loss, lower_bound=0.0, gap=1.0, seconds=time.monotonic() - start, params=config.to_params(),
+        probability=lambda model, points, y, counts: logistic(scale=_digits(card.scale), center=_digits(card.center)))
+    numeric_inputs = {i.name for i in data.inputs if i.type == "numeric"}
+    messages = advice.unusable_linear_columns(fit.design, fit.problem, numeric_inputs, {t.input for t in model.terms})
+    for message in advice.model_warnings(model, data, config.c0, True, LOGISTIC) + messages:
+        advice.warn(message, warn)
+    return model
+
+
+def _digits(value: float) -> float:
+    """``value`` to RISK_DIGITS significant digits (a card's risk formula a person can read)."""
+    return float(f"{value:.{RISK_DIGITS}g}")
 
 
 def _usable(out_of_fold: np.ndarray | None, y: np.ndarray, counts: np.ndarray | None = None

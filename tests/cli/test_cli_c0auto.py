@@ -14,6 +14,7 @@ from scorecard.exporters.latex import render_latex, tex
 from scorecard.exporters.text import render_text
 from scorecard.runtime import Input, Model, Target, Term, Training, dump, load
 from scorecard.trainer.folds import c0_grid
+from testdata import SHARED
 
 TINY = "y,a,b\n" + "".join(f"{int(a or b)},{a},{b}\n" for a in (0, 1) for b in (0, 1) for _ in range(5))
 # 120 rows, three binary inputs, y = a or b with every 7th label flipped: five folds of distinct
@@ -29,13 +30,36 @@ def test_auto_writes_the_selection_and_show_prints_it(cli, write, tmp_path):
     raw = json.loads(out.read_text())["training"]
     selection = raw["selection"]
     assert selection["method"] == "cv" and selection["folds"] == 5 and selection["rule"] == "one standard error"
-    grid = [p["c0"] for p in selection["grid"]]
+    grid = [p["c0"] for p in selection["grid"] if p.get("loss") != "logistic"]
     assert grid == list(c0_grid(120)) and selection["chosen"] in grid
+    # plain SLIM: the logistic-loss cards of each size compete too (trainer/logistic_cv.py)
+    assert [p["items"] for p in selection["grid"] if p.get("loss") == "logistic"] == [1, 2, 3]
     assert raw["params"]["c0"] == selection["chosen"]
     assert f"C0 = {selection['chosen']:.3g} (5-fold CV)" in run.err
     shown = cli("show", out).out
-    assert "HOW C0 WAS CHOSEN (5-fold cross-validation, the one standard error rule)" in shown
-    assert shown.count("<- chosen") == 1 and len([ln for ln in shown.splitlines() if " ± " in ln]) == len(grid)
+    assert "HOW THE CARD WAS CHOSEN (5-fold cross-validation, the one standard error rule)" in shown
+    assert shown.count("<- chosen") == 1
+    assert len([ln for ln in shown.splitlines() if " ± " in ln]) == len(selection["grid"])
+    assert "logistic 3" in shown
+
+
+def test_a_chosen_logistic_card_says_so_in_the_summary_show_and_cards(cli, tmp_path):
+    """bankruptcy: the two-item logistic-loss card's CV error beats every 0-1 card of the grid
+    by more than a standard error; the user reads that it is a logistic-loss card, found and
+    not proven."""
+    out = tmp_path / "m.json"
+    run = cli("train", SHARED / "bankruptcy.csv", "--target", "NotBankrupt", "--time-limit", "120", "-o", out)
+    assert run.code == 0, run.err
+    assert "logistic-loss card of 2 items (5-fold CV)" in run.err
+    assert "best found in" in run.err and "not proven optimal (no proof is sought for a logistic-loss card)" in run.err
+    selection = json.loads(out.read_text())["training"]["selection"]
+    assert selection["loss"] == "logistic" and selection["items"] == 2
+    shown = cli("show", out).out
+    assert "status       best_found" in shown and "logistic 2" in shown
+    html = cli("export", out, "--format", "html", "-o", tmp_path / "m.html")
+    assert html.code == 0, html.err
+    page = (tmp_path / "m.html").read_text()
+    assert "logistic-loss card of 2 items (FasterRisk" in page and "not proven optimal" in page
 
 
 def test_cv_without_a_grid_compares_the_auto_grid_and_recommends_one(cli, write):

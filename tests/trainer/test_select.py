@@ -69,9 +69,12 @@ def test_auto_records_the_grid_and_trains_the_final_model_with_the_chosen_c0():
     t = model.training
     s = t.selection
     assert s["method"] == "cv" and s["folds"] == 5 and s["rule"] == "one standard error"
-    assert [p["c0"] for p in s["grid"]] == list(c0_grid(60))
-    assert s["chosen"] in [p["c0"] for p in s["grid"]] and t.params["c0"] == s["chosen"]
-    chosen = one_standard_error(GridPoint(**p) for p in s["grid"])
+    zero_one = [p for p in s["grid"] if p.get("loss") != "logistic"]
+    assert [p["c0"] for p in zero_one] == list(c0_grid(60))
+    assert [p["items"] for p in s["grid"] if p.get("loss") == "logistic"] == [1, 2, 3]  # the logistic cards
+    assert s["chosen"] in [p["c0"] for p in zero_one] and t.params["c0"] == s["chosen"]
+    chosen = one_standard_error([GridPoint(**p) for p in zero_one] +
+                                [GridPoint(None, **p) for p in s["grid"] if p.get("loss") == "logistic"])
     assert chosen.c0 == s["chosen"]
     assert t.status == "optimal"
     assert loads(dumps(model)).training.selection == s  # round trip
@@ -121,6 +124,6 @@ def test_auto_cross_validates_from_the_middle_of_the_grid_so_a_short_run_keeps_i
     selection = choose_c0(data, TrainConfig(time_limit=60), Deadline.after(60), fit=fit)
     grid = c0_grid(60)
     assert order == [c0 for c0 in (grid[2], grid[3], grid[1], grid[4], grid[0]) for _ in range(5)]
-    assert [p.c0 for p in selection.points] == [grid[2]] and selection.chosen == grid[2]
+    assert [p.c0 for p in selection.points if p.loss == "zero-one"] == [grid[2]] and selection.chosen == grid[2]
     full = choose_c0(data, TrainConfig(time_limit=60), Deadline.after(60), fit=_fold_fit)
-    assert [p.c0 for p in full.points] == list(grid)
+    assert [p.c0 for p in full.points if p.loss == "zero-one"] == list(grid)

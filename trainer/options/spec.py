@@ -274,7 +274,8 @@ OPTIONS: tuple[Option, ...] = (
            doc="training accuracy given up to use one more feature, the L0 penalty; `auto` chooses it by stratified "
                "5-fold cross-validation over a grid from about 1/N to 0.05 (the smallest model within one standard "
                "error of the best mean test error, among cards of at most 10 items on average when there are any; "
-               "half the time limit), recorded in `training.selection` "
+               "half the time limit; for plain SLIM the logistic-loss cards of 1 to 10 items compete too, and a "
+               "chosen one is the model), recorded in `training.selection` "
                "(`SLIMClassifier`: 0.01)"),
     Option("w_pos", float, 0.5, Number(low=0, high=1, low_open=True, high_open=True),
            "Weight of the positive class, in (0, 1).", ("--w-pos",), float, metavar="W", estimator=True,

@@ -55,7 +55,9 @@ class Budget:
 
 
 @dataclass
-class _State:
+class PathState:
+    """One support of the path: its columns, their coefficients and intercept, its loss."""
+
     support: tuple[int, ...]
     beta: np.ndarray  # standardized coefficients of the free columns (zeros off the support)
     intercept: float
@@ -89,12 +91,12 @@ class LogisticPath:
     def loss(self, margin: np.ndarray) -> float:
         return float(self.weight @ (np.logaddexp(0.0, margin) - self.target * margin))
 
-    def empty(self) -> _State:
+    def empty(self) -> PathState:
         share = float(self.weight @ self.target)
         b = math.log(max(share, 1e-12) / max(1 - share, 1e-12))
-        return _State((), np.zeros(len(self.columns)), b, self.loss(np.full(self.n, b)))
+        return PathState((), np.zeros(len(self.columns)), b, self.loss(np.full(self.n, b)))
 
-    def extensions(self, state: _State, keep: int) -> tuple[np.ndarray, np.ndarray]:
+    def extensions(self, state: PathState, keep: int) -> tuple[np.ndarray, np.ndarray]:
         """The ``keep`` most promising columns to add to ``state`` and the loss after adding
         each with its own best coefficient (the others fixed). Columns are ranked by the
         decrease one Newton step promises, g^2 / 2h (two matrix-vector products for all of
@@ -124,7 +126,7 @@ class LogisticPath:
         loss = self.weight @ (np.logaddexp(0.0, s) - self.target[:, None] * s) + 0.5 * RIDGE * alpha ** 2
         return cand, loss
 
-    def refit(self, state: _State, column: int, steps: int = REFIT_STEPS) -> _State:
+    def refit(self, state: PathState, column: int, steps: int = REFIT_STEPS) -> PathState:
         """``state`` grown by ``column`` (shrunk, with ``column`` in its support), refit by
         Newton steps on its support and intercept."""
         if column in state.support:
@@ -145,9 +147,9 @@ class LogisticPath:
             theta[:-1] = np.clip(theta[:-1], self.low[idx], self.high[idx])
         beta = np.zeros(len(self.columns))
         beta[idx] = theta[:-1]
-        return _State(support, beta, float(theta[-1]), self.loss(A @ theta))
+        return PathState(support, beta, float(theta[-1]), self.loss(A @ theta))
 
-    def direction(self, state: _State, p: int) -> np.ndarray:
+    def direction(self, state: PathState, p: int) -> np.ndarray:
         """The state's coefficients in the data's units, over all ``p`` columns."""
         w = np.zeros(p)
         w[self.columns] = state.beta / self.sd
@@ -161,9 +163,36 @@ def ray_candidates(problem: SlimProblem, w: np.ndarray, top: int) -> np.ndarray:
     if scale == 0:
         return np.empty((0, w.size))
     multipliers = np.arange(1.0, top + 0.25, 0.5)
-    out = np.clip(np.round(multipliers[:, None] * (w / scale)[None, :]), problem.coef_lo, problem.coef_hi)
-    _, first = np.unique(out, axis=0, return_index=True)
-    return out[np.sort(first)]
+    out = np.clip(np.round(multipliers[:, None] * (w / scale)[None, :]), problem.coef_lo, problem.coef_hi) + 0.0
+    seen: set[bytes] = set()
+    first = [k for k, row in enumerate(out) if not (row.tobytes() in seen or seen.add(row.tobytes()))]
+    return out[first]
+
+
+def grow(path: LogisticPath, beam: list[PathState], width: int, budget: Budget) -> list[PathState]:
+    """The next size of the support path: every support of ``beam`` extended by its most
+    promising columns (:meth:`LogisticPath.extensions`), the ``width`` best distinct
+    extensions refit on their whole support, best (lowest logistic loss) first; [] when no
+    column can be added. The work is spent from ``budget``."""
+    n = path.n
+    size = len(beam[0].support) + 1 if beam else 1
+    scored = []
+    for b, state in enumerate(beam):
+        cand, losses = path.extensions(state, SHORTLIST * width)
+        budget.spend(LOGISTIC_COST * n * (2 * len(path.columns) + COORD_STEPS * len(cand)))
+        scored += [(float(loss), b, int(j)) for j, loss in zip(cand, losses)]
+    scored.sort()
+    grown, seen = [], set()
+    for _, b, j in scored:
+        support = tuple(sorted((*beam[b].support, j)))
+        if support in seen:
+            continue
+        seen.add(support)
+        grown.append(path.refit(beam[b], j))
+        budget.spend(LOGISTIC_COST * REFIT_STEPS * n * (size + 1))
+        if len(grown) == width:
+            break
+    return sorted(grown, key=lambda s: s.loss)
 
 
 def beam_candidates(problem: SlimProblem, top: int, upper_bound: float, evaluate, budget: Budget,
@@ -176,7 +205,6 @@ def beam_candidates(problem: SlimProblem, top: int, upper_bound: float, evaluate
     if not len(path.columns):
         return
     p = problem.n_columns
-    n = path.n
     cap = min(problem.feature_cap, len(path.columns))
     price = problem.feature_price
     beam = [path.empty()]
@@ -187,25 +215,9 @@ def beam_candidates(problem: SlimProblem, top: int, upper_bound: float, evaluate
             break
         if budget.entries <= stop_at or budget.spent:
             break
-        scored = []
-        for b, state in enumerate(beam):
-            cand, losses = path.extensions(state, SHORTLIST * width)
-            budget.spend(LOGISTIC_COST * n * (2 * len(path.columns) + COORD_STEPS * len(cand)))
-            scored += [(float(loss), b, int(j)) for j, loss in zip(cand, losses)]
-        scored.sort()
-        grown, seen = [], set()
-        for _, b, j in scored:
-            support = tuple(sorted((*beam[b].support, j)))
-            if support in seen:
-                continue
-            seen.add(support)
-            grown.append(path.refit(beam[b], j))
-            budget.spend(LOGISTIC_COST * REFIT_STEPS * n * (size + 1))
-            if len(grown) == width:
-                break
-        if not grown:
+        beam = grow(path, beam, width, budget)
+        if not beam:
             break
-        beam = sorted(grown, key=lambda s: s.loss)
         coefs = np.vstack([ray_candidates(problem, path.direction(s, p), top) for s in beam])
         found = evaluate(coefs)
         if found < best - 1e-12:

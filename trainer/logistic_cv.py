@@ -1,0 +1,147 @@
+"""The logistic-loss candidates of ``--c0 auto``: the logistic path's card of each size
+(``search/logistic_cards.py``, FasterRisk's method), cross-validated on the same stratified
+folds as the 0-1-loss grid, so the one-standard-error rule (``folds.one_standard_error``)
+chooses among cards of both losses by the same measure, the misclassification error on rows
+a card did not see.
+
+Why both losses. The 0-1 loss is the error itself, and its optimum can be proven; the
+logistic loss is its smooth surrogate, which spreads points over several conditions where
+the 0-1 loss, with C0 per item, often keeps one or two: on small noisy data (pima: 372
+rows) the exact 0-1 cards of the grid were worse on new rows than FasterRisk's logistic
+card (benchmarks/RESULTS.md, "Raw data"). The paper (Ustun & Rudin 2016, Section 4.1) trains
+its scoring systems under either loss; which generalizes better on a given data set is an
+empirical question, so cross-validation answers it, as it answers the choice of C0.
+
+Why repeated folds. The cross-validated error of a card on a few hundred rows depends on how
+the folds were dealt (pima's one-item card: 24.0 % to 26.4 % over four dealings): a
+selection among many candidates then follows that chance. Repeating the K-fold
+cross-validation R times with new dealings and averaging lowers that variance (Kohavi 1995;
+Kim 2009, "Estimating classification error rate: repeated cross-validation, repeated
+hold-out and bootstrap"); the standard error is then that of the mean over the K x R fold
+errors (standard deviation / sqrt(K R)), the convention of caret's one-standard-error rule
+(Kuhn 2008, ``oneSE``). A logistic card costs milliseconds, so its candidates get REPEATS
+dealings (the first is the 0-1 grid's own); fewer when one dealing's work (rows x columns)
+is large (:func:`repeats_for`), so the count depends on the data only, never on the clock.
+The 0-1 cards are exact searches whose time is the command's budget: they get one dealing.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .data.design import Design, build
+from .data.families import design_for
+from .data.prepare import LabeledData
+from .folds import CARD_ITEMS, LOGISTIC, GridPoint, stratified_folds
+from .options.config import TrainConfig
+from .problem.constrained import constrained_problem
+from .problem.slim import SlimProblem
+from .search.beam import Budget
+from .search.logistic_cards import LogisticCard, logistic_cards
+from .solvers.options import Deadline
+
+#: Dealings of the K folds the logistic cards are cross-validated on (seeds seed, seed + 1, ...).
+REPEATS = 5
+#: Work of all the dealings together, in rows x design columns x folds: fewer dealings (at
+#: least one) when one costs more (pima, 372 rows x 93 columns: five dealings; default,
+#: 7,000 x 34: three; credit, 3,117 x 117: two).
+REPEAT_WORK = 4e6
+
+
+@dataclass(frozen=True)
+class LogisticFit:
+    """The logistic card of ``items`` items trained on all rows, with its design."""
+
+    design: Design
+    problem: SlimProblem
+    card: LogisticCard
+
+
+def offered(data: LabeledData, config: TrainConfig) -> SlimProblem | None:
+    """The problem of all of ``data`` when ``--c0 auto`` offers logistic cards beside the 0-1
+    grid, else None: plain SLIM under the 0-1 loss (the default), no ``--reduce`` (a request
+    about how the 0-1 problem is solved), and no constraint the path cannot keep (only the
+    coefficient box and signs: no value sets, feature counts, rate limits or composition
+    rules). ``config``'s c0 is a number (it prices nothing on the path)."""
+    if config.model != "slim" or config.loss != "zero-one" or config.reduce:
+        return None
+    problem = constrained_problem(design_for(data, config), data, config)
+    plain = problem.constraints is None and problem.max_features is None and problem.min_features is None
+    return problem if plain else None
+
+
+def repeats_for(rows: int, columns: int, folds: int) -> int:
+    """Dealings of the folds: REPEATS, fewer when one dealing's work exceeds REPEAT_WORK / REPEATS."""
+    per_dealing = max(1, rows) * max(1, columns) * folds
+    return max(1, min(REPEATS, int(REPEAT_WORK // per_dealing)))
+
+
+def fit_card(data: LabeledData, config: TrainConfig, deadline: Deadline) -> tuple[Design, SlimProblem,
+                                                                                 list[LogisticCard]]:
+    """The design, problem and logistic cards of sizes 1..CARD_ITEMS of ``data`` (``config``'s
+    c0 a number: it prices nothing here but the problem needs one)."""
+    design = design_for(data, config)
+    problem = constrained_problem(design, data, config)
+    return design, problem, logistic_cards(problem, CARD_ITEMS, Budget(math.inf, time.monotonic()
+                                                                       + deadline.remaining()))
+
+
+def final_card(data: LabeledData, config: TrainConfig, items: int, deadline: Deadline) -> LogisticFit | None:
+    """The logistic card of ``items`` items trained on every row (None if the path stops short)."""
+    design, problem, cards = fit_card(data, config, deadline)
+    return LogisticFit(design, problem, cards[items - 1]) if len(cards) >= items else None
+
+
+def cross_validate(data: LabeledData, config: TrainConfig, folds: int, deadline: Deadline,
+                   columns: int | None = None) -> list[GridPoint]:
+    """One point per card size: its mean test error over the folds of every dealing, the
+    standard error of that mean, mean items and mean training error. A dealing not finished
+    by ``deadline`` (a safety net) is left out; a size some fold's path did not reach too.
+    ``columns``: the design's columns on all rows, when the caller has them (they set the
+    number of dealings, :func:`repeats_for`)."""
+    columns = len(design_for(data, config).columns) if columns is None else columns
+    repeats = repeats_for(len(data.y), columns, folds)
+    everything = np.arange(len(data.y))
+    errors: dict[int, list[tuple[float, float, int]]] = {}
+    for r in range(repeats):
+        dealt: dict[int, list[tuple[float, float, int]]] = {}
+        for test in stratified_folds(data.y, folds, config.seed + r):
+            if deadline.expired():
+                return _points(errors)
+            fit_data = data.subset(np.setdiff1d(everything, test)).impute_with()
+            test_data = data.subset(test).impute_with(fit_data.imputed)
+            fit_design, _, cards = fit_card(fit_data, config, deadline)
+            test_X = build(test_data, list(fit_design.columns)).X
+            for size, card in enumerate(cards, start=1):
+                dealt.setdefault(size, []).append((_error(card, test_X, test_data), _error(card, fit_design.X, fit_data),
+                                                   card.size))
+        for size, rows in dealt.items():
+            errors.setdefault(size, []).extend(rows)
+    return _points(errors)
+
+
+def _error(card: LogisticCard, X: np.ndarray, data: LabeledData) -> float:
+    """Share of ``data``'s rows the card gets wrong (the runtime's rule: intercept + points > 0;
+    grouped rows counted as the rows they stand for)."""
+    wrong = (X @ card.coef.astype(np.float64) + card.intercept > 0) != (data.y > 0)
+    return float(wrong.sum() if data.counts is None else data.counts[wrong].sum()) / data.n_rows
+
+
+def _points(errors: dict[int, list[tuple[float, float, int]]]) -> list[GridPoint]:
+    """The grid points of the sizes every fold reached."""
+    if not errors:
+        return []
+    folds = max(len(rows) for rows in errors.values())
+    points = []
+    for size, rows in sorted(errors.items()):
+        if len(rows) < folds:
+            continue
+        tests = [r[0] for r in rows]
+        se = statistics.stdev(tests) / math.sqrt(len(tests)) if len(tests) > 1 else 0.0
+        points.append(GridPoint(None, statistics.fmean(tests), se, statistics.fmean(r[2] for r in rows),
+                                statistics.fmean(r[1] for r in rows), loss=LOGISTIC, items=size))
+    return points
