@@ -385,7 +385,7 @@ def run_all(args: argparse.Namespace, command: str) -> None:
             append({**common, "method": "ours", "time_limit": args.time_limit, **result})
             print(f"{name} ours: {result.get('failure') or result.get('summary')}", file=sys.stderr, flush=True)
         if LINEAR in todo:
-            result = run_ours(name, train, test, args.time_limit, ("--numeric", "linear"))
+            result = run_ours(name, train, test, args.time_limit, ("--numeric", "linear"), tag=LINEAR)
             append({**common, "method": LINEAR, "time_limit": args.time_limit, **result})
             print(f"{name} {LINEAR}: {result.get('failure') or result.get('summary')}", file=sys.stderr, flush=True)
         if args.grid:
