@@ -137,3 +137,16 @@ def with_golden(model: Model, rows: list[dict]) -> Model:
     golden = tuple(GoldenRow(dict(row), score(model, row), predict(model, row)) for row in rows)
     return Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=model.terms,
                  intercept=model.intercept, missing=model.missing, golden=golden)
+
+
+def long_model(n: int, missing: str = "null") -> Model:
+    """``n`` inputs, two terms each (a cut-off and a linear term), float points: only the
+    model's left-to-right order gives the runtime's doubles (the SQL
+    exports' long sums, split into stages where the dialect has LATERAL)."""
+    inputs = tuple(Input(f"x{k}", "numeric") for k in range(n))
+    terms = []
+    for k in range(n):
+        terms += [Term(f"x{k}", ">=", k % 5, 0.1 * (k % 7) - 0.3, f"x{k} >= {k % 5}"),
+                  Term(f"x{k}", "linear", None, 0.01 * (k % 11) - 0.05, f"x{k}")]
+    return Model(kind="linear", target=Target("y", 1), inputs=inputs, terms=tuple(terms), intercept=0.7,
+                 missing=missing, probability={"method": "logistic", "scale": 1.0})

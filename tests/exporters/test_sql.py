@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from code_engines import quote, run_sql
+from code_models import long_model
 from scorecard.exporters import sql as sql_export
 from scorecard.runtime import ExportError, Input, Model, Target, Term, predict, score
 from scorecard.runtime.risk import risk_function
@@ -73,24 +74,12 @@ def test_postgres_refuses_a_table_name_it_would_cut_short():
         sql_export.render(model, dialect="postgres", table="t" * 64)
 
 
-def _long_model(n: int, missing: str = "null") -> Model:
-    """``n`` inputs, two terms each (a cut-off and a linear term), float points: only the
-    model's left-to-right order gives the runtime's doubles."""
-    inputs = tuple(Input(f"x{k}", "numeric") for k in range(n))
-    terms = []
-    for k in range(n):
-        terms += [Term(f"x{k}", ">=", k % 5, 0.1 * (k % 7) - 0.3, f"x{k} >= {k % 5}"),
-                  Term(f"x{k}", "linear", None, 0.01 * (k % 11) - 0.05, f"x{k}")]
-    return Model(kind="linear", target=Target("y", 1), inputs=inputs, terms=tuple(terms), intercept=0.7,
-                 missing=missing, probability={"method": "logistic", "scale": 1.0})
-
-
 @pytest.mark.parametrize("missing", ["null", "unmet"])
 def test_a_model_of_1500_terms_runs_in_every_engine(engine, missing):
     """1500 terms in DuckDB and PostgreSQL; in SQLite its most, 900 (a sum is as deep as it is long)."""
     eng, con = engine
     n = 450 if eng == "sqlite" else 750
-    model = _long_model(n, missing)
+    model = long_model(n, missing)
     rows = [{f"x{k}": (k * (j + 3)) % 9 - 2 + 0.5 * (j % 2) for k in range(n)} for j in range(4)]
     rows[2]["x377"] = None  # a missing input of a linear term: no score
     number = "DOUBLE PRECISION" if eng == "postgres" else "DOUBLE"
@@ -106,4 +95,4 @@ def test_a_model_of_1500_terms_runs_in_every_engine(engine, missing):
 
 def test_sqlite_refuses_a_model_longer_than_it_can_parse():
     with pytest.raises(ExportError, match="the model has 902 terms; a sqlite query adds at most 900 "):
-        sql_export.render(_long_model(451), dialect="sqlite")
+        sql_export.render(long_model(451), dialect="sqlite")

@@ -13,7 +13,7 @@ import os
 import paper_models
 import pytest
 import test_code_hostile
-from code_models import CASES, read_rows, with_golden
+from code_models import CASES, long_model, read_rows, with_golden
 from scorecard.exporters import spark_engine
 from scorecard.exporters import sql as sql_export
 from scorecard.exporters import verify as v
@@ -101,29 +101,17 @@ def test_spark_compares_categories_exactly_knows_every_blank_and_nan(spark):
     assert [c.ok for c in checks] == [True, True], [c.line() for c in checks]
 
 
-def _long_model(n: int) -> Model:
-    """``n`` inputs, a cut-off and a linear term each, float points: only the model's order
-    of additions gives the runtime's doubles."""
-    inputs = tuple(Input(f"x{k}", "numeric") for k in range(n))
-    terms = []
-    for k in range(n):
-        terms += [Term(f"x{k}", ">=", k % 5, 0.1 * (k % 7) - 0.3, f"x{k} >= {k % 5}"),
-                  Term(f"x{k}", "linear", None, 0.01 * (k % 11) - 0.05, f"x{k}")]
-    return Model(kind="linear", target=Target("y", 1), inputs=inputs, terms=tuple(terms), intercept=0.7,
-                 probability={"method": "logistic", "scale": 1.0})
-
-
 def test_spark_adds_200_terms_and_refuses_more(spark):
     """200 terms, float points: the same doubles as the runtime's sum. Spark's parser fails on
     a sum some 500 terms deep and its optimizer stalled on a longer one added in stages, so
     the export refuses a longer model, saying so."""
-    model = _long_model(100)
+    model = long_model(100)
     rows = [{f"x{k}": (k * (j + 3)) % 9 - 2 + 0.5 * (j % 2) for k in range(100)} for j in range(4)]
     rows[2]["x77"] = None  # a missing input of a linear term: no score
     check = v.check_spark(model, v.cases_for(model, rows))
     assert check.ok, check.line()
     with pytest.raises(ExportError, match="the model has 202 terms; a spark query adds at most 200 .*Spark's parser"):
-        sql_export.render(_long_model(101), dialect="spark")
+        sql_export.render(long_model(101), dialect="spark")
 
 
 def test_spark_refuses_inputs_that_differ_only_in_case():
