@@ -150,8 +150,9 @@ def session(blob: bytes, threads: int):
     return ort.InferenceSession(blob, options, providers=["CPUExecutionProvider"])
 
 
-def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[str, str, float, str]]:
-    """(what, engine, rows per second, note) for every measurement."""
+def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2), onnx_only: bool = False) -> list[tuple[str, str, float, str]]:
+    """(what, engine, rows per second, note) for every measurement (``onnx_only``: the ONNX
+    part alone)."""
     model = bench_model()
     x = np.random.default_rng(7).integers(1, 11, size=(n, len(NAMES)), dtype=np.int64)
     want = reference(x)
@@ -162,7 +163,15 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
         out.append((what, engine, n / seconds, note))
         print(f"{what:<44} {engine:<22} {n / seconds / 1e6:9.2f} M rows/s  {note}", flush=True)
 
-    # ---- Python
+    if not onnx_only:
+        run_python_sql(model, x, want, want_sums, n, repeat, record)
+    run_onnx(model, x, want, n, repeat, threads, record)
+    return out
+
+
+def run_python_sql(model: Model, x: np.ndarray, want: np.ndarray, want_sums: tuple, n: int, repeat: int,
+                   record: Callable[..., None]) -> None:
+    """The python and sql exports against their anchors."""
     rows = [dict(zip(NAMES, r)) for r in x.tolist()]
     exported = load_module(python_export.render(model), "bench_export")
     scores = [exported.score(r) for r in rows]
@@ -229,7 +238,11 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
     record("anchor: hand-written CASE WHEN query", f"sqlite {sqlite3.sqlite_version}", timed["hand"])
     lite.close()
 
-    # ---- ONNX
+
+
+def run_onnx(model: Model, x: np.ndarray, want: np.ndarray, n: int, repeat: int, threads: tuple[int, ...],
+             record: Callable[..., None]) -> None:
+    """The onnx export (named columns and --onnx-input matrix) against NumPy and skl2onnx."""
     import onnxruntime as ort
 
     feeds = {name: np.ascontiguousarray(x[:, k], dtype=np.float64) for k, name in enumerate(NAMES)}
@@ -305,7 +318,6 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
                     lambda s=anchored: [s.run(None, {"X": b}) for b in xf_batches]
         for (what, note), seconds in interleaved(runs, repeat).items():
             record(what, engine, seconds, note)
-    return out
 
 
 #: adult at C0 0.0005: `scorecard train datasets/adult.csv --target Over50K --c0 0.0005 --time-limit 90`.
@@ -574,6 +586,8 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="record the results in benchmarks/RESULTS.md")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2],
                         help="onnxruntime intra-op thread counts to measure (ours and the anchor alike)")
+    parser.add_argument("--onnx-only", action="store_true",
+                        help="measure only the onnx export and its anchors (not for --write: the section holds every part)")
     parser.add_argument("--risk", action="store_true",
                         help="measure only the sql export with its risk column (its own RESULTS.md section)")
     args = parser.parse_args()
@@ -587,7 +601,9 @@ def main() -> None:
         if args.write:
             write_section("exports-sql-risk", text)
         return
-    results = run(args.rows, args.repeat, tuple(args.threads))
+    if args.onnx_only and args.write:
+        parser.error("--onnx-only measures a part of the section: run without it to --write")
+    results = run(args.rows, args.repeat, tuple(args.threads), args.onnx_only)
     text = section(results, args.rows, args.repeat, "python " + " ".join(["benchmarks/exports.py"] + sys.argv[1:]), load)
     print()
     print(text)
