@@ -188,6 +188,22 @@ def test_batches_mixing_whole_fractional_huge_and_missing_values_score_as_the_ru
     assert taken(base, [[1, math.nan, 2, 1]]) == [True] and run(base, [[1, math.nan, 2, 1]]) == [(None, None)]
 
 
+def test_text_inputs_are_cut_into_the_same_blocks(monkeypatch):
+    """A model with a text input beside the matrix: each block of rows reads its own rows of the
+    named string input too, under "null" and "unmet" (blank texts and NaN included)."""
+    monkeypatch.setattr(onnx_export, "BLOCK", 3)
+    base = Model(kind="linear", target=Target("y", 1),
+                 inputs=(Input("n", "numeric"), Input("c", "categorical"), Input("k", "numeric")),
+                 terms=(Term("n", "linear", None, 2, "2 n"), Term("c", "==", "x", 3, "c = x"),
+                        Term("k", ">=", 3, 4, "k >= 3")), intercept=-4)
+    grid = [(n, k, c) for n in (1, 2.5, -3) for k in (0, 3, math.nan) for c in ("x", "y", " ")]
+    for policy in ("null", "unmet"):
+        model = dataclasses.replace(base, missing=policy)
+        rows = [{"n": n, "k": None if isinstance(k, float) and math.isnan(k) else k, "c": c} for n, k, c in grid]
+        got = run(model, [[n, k] for n, k, _ in grid], c=[c for _, _, c in grid])
+        assert bits(got) == bits([(score(model, r), predict(model, r)) for r in rows]), policy
+
+
 def test_missing_values_under_each_policy():
     model = Model(kind="linear", target=Target("y", 1),
                   inputs=(Input("n", "numeric"), Input("k", "numeric"), Input("c", "categorical")),
