@@ -3,8 +3,10 @@ runtime's score of every row, values on and around the cut-offs, -0.0 and unknow
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from scorecard.runtime import Input, Model, Target, Term
 from scorecard.runtime.score import score
+from scorecard.trainer import vectorised
 from scorecard.trainer.vectorised import Steps, policy_column, totals
 
 
@@ -29,7 +31,10 @@ def runtime_and_vectorised(model: Model, a: list, b: list) -> tuple[list, list]:
     return mine, theirs
 
 
-def test_thresholds_added_together_are_the_runtimes_scores():
+@pytest.mark.parametrize("few", [0, 16])
+def test_thresholds_added_together_are_the_runtimes_scores(monkeypatch, few):
+    """Steps counted by comparisons (few cut-offs) and found by a binary search (many)."""
+    monkeypatch.setattr(vectorised, "FEW_CUTOFFS", few)
     model = card()
     assert set(Steps.of(model)) == {"a", "b"}
     values = [None, -1e300, -1, -0.25, -0.2500001, -0.0, 0.0, 0, 1e-300, 1.5, 1.4999999, 2, 3, 7, 1e300]
