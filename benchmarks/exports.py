@@ -65,6 +65,14 @@ INTERCEPT = -40
 THRESHOLD = -INTERCEPT  # prediction 1 when the score (the points total) is above it
 BATCH = 65_536  # rows per onnxruntime run in the batched measurement (ours and skl2onnx's alike)
 HEADING = "## Code exports (benchmarks/exports.py)"
+#: Instruction counts of one 65,536-row batch (valgrind --tool=callgrind), measured by hand: not rerun by --write.
+CALLGRIND = ("Instructions per 65,536-row batch, 1 intra-op thread, counted by valgrind --tool=callgrind "
+             "(`python benchmarks/onnx_instructions.py`, run twice on 2026-11-27, and once by hand with the same "
+             "method; load-independent, but about 5% apart from count to count): the matrix graph of the benchmark "
+             "model 22.6-23.6 M, skl2onnx LinearRegression 13.6-15.0 M, LogisticRegression 41.0-41.2 M (one count "
+             "63.2 M) on the same double input: about 0.56x LogisticRegression's instructions and 1.6x "
+             "LinearRegression's. The Split graph it replaces (main at af40c82, counted by hand the same way) took "
+             "38.0 M.")
 
 
 def bench_model() -> Model:
@@ -150,8 +158,9 @@ def session(blob: bytes, threads: int):
     return ort.InferenceSession(blob, options, providers=["CPUExecutionProvider"])
 
 
-def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[str, str, float, str]]:
-    """(what, engine, rows per second, note) for every measurement."""
+def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2), onnx_only: bool = False) -> list[tuple[str, str, float, str]]:
+    """(what, engine, rows per second, note) for every measurement (``onnx_only``: the ONNX
+    part alone)."""
     model = bench_model()
     x = np.random.default_rng(7).integers(1, 11, size=(n, len(NAMES)), dtype=np.int64)
     want = reference(x)
@@ -162,7 +171,15 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
         out.append((what, engine, n / seconds, note))
         print(f"{what:<44} {engine:<22} {n / seconds / 1e6:9.2f} M rows/s  {note}", flush=True)
 
-    # ---- Python
+    if not onnx_only:
+        run_python_sql(model, x, want, want_sums, n, repeat, record)
+    run_onnx(model, x, want, n, repeat, threads, record)
+    return out
+
+
+def run_python_sql(model: Model, x: np.ndarray, want: np.ndarray, want_sums: tuple, n: int, repeat: int,
+                   record: Callable[..., None]) -> None:
+    """The python and sql exports against their anchors."""
     rows = [dict(zip(NAMES, r)) for r in x.tolist()]
     exported = load_module(python_export.render(model), "bench_export")
     scores = [exported.score(r) for r in rows]
@@ -229,7 +246,11 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
     record("anchor: hand-written CASE WHEN query", f"sqlite {sqlite3.sqlite_version}", timed["hand"])
     lite.close()
 
-    # ---- ONNX
+
+
+def run_onnx(model: Model, x: np.ndarray, want: np.ndarray, n: int, repeat: int, threads: tuple[int, ...],
+             record: Callable[..., None]) -> None:
+    """The onnx export (named columns and --onnx-input matrix) against NumPy and skl2onnx."""
     import onnxruntime as ort
 
     feeds = {name: np.ascontiguousarray(x[:, k], dtype=np.float64) for k, name in enumerate(NAMES)}
@@ -305,7 +326,6 @@ def run(n: int, repeat: int, threads: tuple[int, ...] = (1, 2)) -> list[tuple[st
                     lambda s=anchored: [s.run(None, {"X": b}) for b in xf_batches]
         for (what, note), seconds in interleaved(runs, repeat).items():
             record(what, engine, seconds, note)
-    return out
 
 
 #: adult at C0 0.0005: `scorecard train datasets/adult.csv --target Over50K --c0 0.0005 --time-limit 90`.
@@ -532,37 +552,52 @@ def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, com
               f"double columns (88 MB) and runs {len(nodes)} nodes, each a pass over the batch (for this model: "
               "13 for the NaN of rows missing a compared input, 3-4 per condition, 1-2 per linear term, 5 for "
               "the prediction), which is why it stays behind the MatMul anchor."]
-    matrix_nodes = [n.op_type for n in onnx_export.build(bench_model(), "matrix").graph.node]
+    top = next(n for n in onnx_export.build(bench_model(), "matrix").graph.node if n.op_type == "If")
+    block = next(a.g for a in top.attribute if a.name == "then_branch")  # a batch of at most one block
+    proof = [n.op_type for n in block.node]
+    inner = next(n for n in block.node if n.op_type == "If")
+    fast = [n.op_type for n in next(a.g for a in inner.attribute if a.name == "then_branch").node]
+    slow = next(a.g for a in inner.attribute if a.name == "else_branch").node
     card_nodes = [n.op_type for n in onnx_export.build(cuts_model(), "matrix").graph.node]
-    lines += ["", f"With --onnx-input matrix the benchmark model (6 linear terms) is {len(matrix_nodes)} nodes: one "
-              "Split of the matrix into its columns, then the same ordered adds as with named inputs (a linear "
-              "term's value may be a fraction, and the runtime's double is the sum in the model's order; there "
-              "is no integer input type). The 11 cut-offs card is "
+    lines += ["", "With --onnx-input matrix the benchmark model (6 linear terms, whole-number points) is scored in "
+              f"blocks of {onnx_export.BLOCK:,} rows: an If on the row count, and above one block a Loop over the "
+              "blocks whose outputs ConcatFromSequence joins (before the blocks, one batch of all rows ran at 0.75x "
+              "LogisticRegression and 65,536-row batches at 1.18x in the same run: each 10^6-row intermediate was "
+              "out of the CPU's cache). Each block runs "
+              f"{', '.join(proof)}: the linear columns (one Slice), the proof Clip(-L, L), Floor, Sub, ReduceL1 == 0 "
+              "that every linear value is a whole number within L (the range where the runtime adds ints, and "
+              "|linear sum| <= 2^51; NaN and infinities fail it), then the If's integer graph "
+              f"({', '.join(fast)}): one Gemm of the 5 conditions' steps scaled to 0 or 2^52 and the linear sum + "
+              "2^51 as a 6th column, one Clip to [0, 2^52] (the steps become 0 or 2^52, the sum passes unchanged), "
+              "one Gemm by the points / 2^52 and 1 with C = offset - 2^51, and prediction Clip(score - "
+              "floor(threshold), 0, 1); every product and partial sum is an integer below 2^53, so any order gives "
+              "the runtime's int. A block holding a fraction, a value beyond L, an infinity or a NaN in a linear "
+              f"column takes the If's other graph ({len(slow)} nodes: one Split, then the terms in the model's "
+              "order, as before), so the scores are the runtime's to the bit on every batch (tests/exporters/"
+              "test_onnx_matrix.py mixes both in blocks of 4 rows). The 11 cut-offs card is "
               f"{len(card_nodes)} nodes ({', '.join(card_nodes)}): one Gemm (x * k - t' * k, k = 1 / (t - t'), t' "
               "the double below t: exact, at least 1 from x = t on, 0 at t'), one Clip to [0, 1], one Gemm of "
               "those steps by the points (whole numbers: exact in any order) with the offset of '<' conditions as "
               "its C, by a [k, 1] column (onnxruntime's MatMul by a 1-D vector measured 25x slower), and, its score "
               "being a whole number, prediction = Clip(score - floor(threshold), 0, 1) (NaN for NaN) where the "
-              "general formula takes five nodes: together 1.10x the previous card graph (Gemm, Clip, MatMul, "
-              "Reshape, Add and the five-node prediction) in an interleaved run of 61 rounds on 2026-11-27 "
-              "(0.70x against 0.64x skl2onnx LinearRegression, 65,536-row batches, 1 thread, load average 10); "
-              "valgrind --tool=callgrind counts 16.2 M instructions per 65,536-row batch against 17.2 M (the "
-              "fewer passes over the batch save more time than instructions)."]
-    lines += ["", "Tried for the benchmark model and not kept (a prototype run on 2026-11-27, same double [N, 11] "
-              "batches of 65,536 rows, 1 intra-op thread, 7 interleaved rounds, ratios against skl2onnx "
-              "LinearRegression in that run): the linear sum folded into the steps' Gemm (its column + 2^51, the "
-              "steps scaled by 2^52, one Clip to [0, 2^52], the points divided by 2^52: one Gemm, one Clip, one "
-              "Gemm) with the Clip prediction is 1.13-1.17x, but it is exact only when every linear value is a "
-              "whole number within the model's range, so it needs a per-batch proof behind an If: with Slice, "
-              "Clip, Floor, Sub and ReduceL1 over the linear columns 0.49-0.50x, with a MatMul picking the columns "
-              "and ReduceMax/ReduceMin for the range 0.47x, with a Gather of the columns (what non-adjacent linear "
-              "columns need) 0.37x, against 0.43x for the Split graph in the same runs; the If itself costs "
-              "nothing (a constant condition: 1.06x), the proof's passes over the batch cost it all, and any "
-              "batch holding a fraction or a missing value would pay the proof and the ordered adds. Also "
-              "dropped: one MatMul of the whole matrix by zeros for the NaN of rows missing a compared input "
-              "(instead of 13 IsNaN/Or/Cast nodes over columns) measured 0.42x against 0.48x for the Split graph "
-              "in the same run; taking the columns apart by Gather, Slice, or Transpose then Gather or Split along "
-              "the rows measured within 10% of one Split."]
+              "general formula takes five nodes (1.10x the card graph before it, Gemm, Clip, MatMul, Reshape, Add and the "
+              "five-node prediction, in an interleaved run of 61 rounds on 2026-11-27; callgrind: 16.2 M instructions "
+              "per 65,536-row batch against 17.2 M)."]
+    lines += ["", CALLGRIND]
+    lines += ["", "Tried for the block's proof (2026-11-27, 10^6 rows, 7-9 interleaved rounds, 1 thread, load 2-4.5, "
+              "ratios of the whole graph against the kept proof in the same run, one batch and 65,536-row batches; "
+              "the shared machine's noise is about 10%): ReduceMax/ReduceMin for the range instead of the Clip "
+              "0.98x; Cast to int32 and back instead of Floor 0.89-1.00x; Floor, Equal, Cast to uint8 and ReduceMin "
+              "0.92-1.28x (no steady gain); Floor and Sub over the whole matrix with per-column reductions (axis 0) "
+              "0.44-0.85x, or with a masking MatMul 0.72-0.78x (two passes over 11 columns cost more than a Slice "
+              "of 6); Mod(x, 1) alone costs about 8x a Floor pass (std::fmod per value). No reduction of the values "
+              "themselves proves them whole: a sum or a sum of squares loses a fraction smaller than the rounding "
+              "of the batch's total, so each value is compared with its own floor, two element-wise passes. "
+              "Without Clip, Floor and Sub (no proof: not exact) the same graph measured 1.07-2.12x "
+              "LogisticRegression and 0.28-0.89x LinearRegression in those runs. Blocks of 32,768, 65,536, "
+              "131,072 and 262,144 rows: 1.26x, 1.25x, 1.08x and 0.81x LogisticRegression on one batch of all rows "
+              "(1 thread, load 4.5). With 2 intra-op threads on this 2-core machine, shared with other jobs, every "
+              "graph of many small kernels suffers: each kernel splits its work and waits for both threads."]
     return "\n".join(lines) + "\n"
 
 
@@ -574,6 +609,8 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="record the results in benchmarks/RESULTS.md")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2],
                         help="onnxruntime intra-op thread counts to measure (ours and the anchor alike)")
+    parser.add_argument("--onnx-only", action="store_true",
+                        help="measure only the onnx export and its anchors (not for --write: the section holds every part)")
     parser.add_argument("--risk", action="store_true",
                         help="measure only the sql export with its risk column (its own RESULTS.md section)")
     args = parser.parse_args()
@@ -587,7 +624,9 @@ def main() -> None:
         if args.write:
             write_section("exports-sql-risk", text)
         return
-    results = run(args.rows, args.repeat, tuple(args.threads))
+    if args.onnx_only and args.write:
+        parser.error("--onnx-only measures a part of the section: run without it to --write")
+    results = run(args.rows, args.repeat, tuple(args.threads), args.onnx_only)
     text = section(results, args.rows, args.repeat, "python " + " ".join(["benchmarks/exports.py"] + sys.argv[1:]), load)
     print()
     print(text)

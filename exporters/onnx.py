@@ -61,16 +61,21 @@ then one Gemm by their points with the offset of its "<" conditions as C (onnxru
 MatMul by a 1-D vector is about 25x slower than by a ``[k, 1]`` column, so the product is by
 a column, reshaped to ``[N]``), and as its score is a whole number, ``prediction`` is
 ``Clip(score - floor(threshold), 0, 1)``: 1.0, 0.0, or NaN for NaN, in two passes where the
-general formula takes five. Other models take the matrix's columns apart with one Split and
-add the terms in order, as with named inputs: a linear term's value may be a fraction (the
-runtime reads any finite number; there is no integer input type), and only the model's order
-gives the runtime's double. A MatMul of the linear columns is exact only on whole numbers
-within a range, and proving that per batch (Clip, Floor, Sub and a reduction over the linear
-columns, behind an ``If``) costs about as many passes over the matrix as the MatMul saves:
-measured, it stayed near the Split's speed and half skl2onnx's (benchmarks/RESULTS.md).
+general formula takes five. An integer model with linear terms is scored the same way on
+rows whose every linear value is a whole number within the range where the runtime adds
+Python ints (``model.int_limits``): there the linear sum is exact in any order too, and rides
+as one more column of the steps' Gemm (:func:`_steps`). A proof per block of ``BLOCK`` rows
+(:func:`_whole_batch`: Clip, Floor, Sub and one ReduceL1 over the linear columns) chooses, by
+an ``If``, between that graph and the terms added one by one in the model's order (a block
+with a fraction, a value beyond the range, an infinity or a missing linear value), and a
+``Loop`` runs a long batch block by block (:func:`_by_blocks`), which keeps every
+intermediate tensor in the CPU's cache. Fractional points always take the ordered graph (one
+Split of the matrix, then the terms as with named inputs): only the model's order gives the
+runtime's double there (benchmarks/RESULTS.md has the speeds).
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -151,6 +156,15 @@ class Graph:
             self.constants.append(helper.make_tensor(c, TensorProto.DOUBLE, [1, 1], [bias]))
             product = self.op("Gemm", matrix, name, c)
         return self.op("Reshape", product, self.int64s([-1]))
+
+    def branch(self, build: Callable[[], list[str]]) -> "onnx.GraphProto":
+        """A subgraph (an ``If`` branch) of the nodes ``build`` adds, whose outputs are the double
+        [N] tensors it returns; its constants stay in the main graph (outer scope)."""
+        outer, self.nodes = self.nodes, []
+        outputs = build()
+        nodes, self.nodes = self.nodes, outer
+        return helper.make_graph(nodes, self.name("branch"), [],
+                                 [helper.make_tensor_value_info(n, TensorProto.DOUBLE, ["N"]) for n in outputs])
 
     def rename(self, old: str, new: str) -> str:
         """Let the node that writes ``old`` write ``new`` instead (a graph output, with no copy)."""
@@ -320,10 +334,11 @@ def build(model: Model, onnx_input: str = "columns", explain: int | None = None)
             inp.name, TensorProto.STRING if inp.type == "categorical" else TensorProto.DOUBLE, ["N"])
             for inp in model.inputs]
         properties = {}
+        predicted = False
     else:
         matrix, columns = matrix_columns(model)
         g.taken.add(matrix)
-        total = _matrix_total(g, model, matrix, columns)
+        total, predicted = _matrix_total(g, model, matrix, columns)
         inputs = [helper.make_tensor_value_info(matrix, TensorProto.DOUBLE, ["N", len(columns)])]
         inputs += [helper.make_tensor_value_info(inp.name, TensorProto.STRING, ["N"])
                    for inp in model.used_inputs if inp.type == "categorical"]
@@ -331,14 +346,8 @@ def build(model: Model, onnx_input: str = "columns", explain: int | None = None)
                       MATRIX_COLUMNS: json.dumps(columns, ensure_ascii=False)}
         if explain is not None:  # each term's points, for the reasons, from the matrix's columns
             parts = _ordered_total(g, model, _split(g, model, matrix, columns), matrix, None)[1]
-    if onnx_input == "matrix" and _whole_scores(model):
-        # a whole-number score s is > threshold exactly when s - floor(threshold) >= 1: Clip to [0, 1] gives
-        # 1.0 or 0.0, and NaN for NaN (two passes over [N] where the general formula takes five)
-        g.op("Clip", g.op("Sub", total, g.double(math.floor(model.threshold))), g.double(0), g.double(1),
-             out="prediction")
-    else:  # 1.0 or 0.0 over 1.0, and 0/0 where the score is NaN (NaN equals nothing, not itself)
-        g.op("Div", g.op("Cast", g.op("Greater", total, g.double(model.threshold)), to=TensorProto.DOUBLE),
-             g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out="prediction")
+    if onnx_input == "columns" or not predicted:
+        _prediction(g, model, total, onnx_input == "matrix" and _whole_scores(model), "prediction")
     if model.probability is not None:
         if model.probability["method"] == "logistic":
             _logistic(g, total, model.probability["scale"], model.probability.get("center", 0))
@@ -447,36 +456,78 @@ def _whole_scores(model: Model) -> bool:
     return all(_integral(t.points) for t in model.terms) and not any(t.op == "linear" for t in model.terms)
 
 
-def _step(t: float) -> bool:
-    """Whether ``[x >= t]`` can be a step ``Clip((x - t') * k, 0, 1)``: ``t'`` the double
-    below ``t`` and ``k = 1 / (t - t')`` a power of two a double holds (not for ``t`` within
-    about 2^-1000 of 0)."""
-    return math.isfinite(1.0 / (t - math.nextafter(t, -math.inf)))
+def _step(t: float, scale: float = 1.0) -> bool:
+    """Whether ``[x >= t]`` can be a step ``Clip((x - t') * k, 0, scale)``: ``t'`` the double
+    below ``t`` and ``k = scale / (t - t')`` a power of two a double holds (not for ``t`` within
+    about 2^-1000 of 0, or 2^-950 with a ``scale`` of 2^52)."""
+    return math.isfinite(scale / (t - math.nextafter(t, -math.inf)))
 
 
-def _steps(g: Graph, x: str, width: int, steps: list[tuple[int, float, float]]) -> str:
+#: The scale of the steps that carry a linear sum (:func:`_steps`): a step is 0 or 2^52, and the
+#: sum, offset by 2^51, passes the same Clip to [0, 2^52] unchanged while |sum| <= 2^51.
+CARRY = 2.0**52
+
+
+def _steps(g: Graph, x: str, width: int, steps: list[tuple[int, float, float]],
+           carry: list[float] | None = None) -> str:
     """A double ``[N, m]`` tensor of 1.0 where ``x[:, column] >= t`` and 0.0 elsewhere, one
     column per step, NaN in a row holding a NaN: one ``Gemm`` (``x * k - t' * k``, with ``t'``
     the double below ``t`` and ``k = 1 / (t - t')`` a power of two, so every product and the
     one rounded sum are ``k * (x - t')`` exactly: 0 at ``x = t'``, at least 1 from ``x = t``
     on, negative below) and a ``Clip`` to [0, 1]; both are among onnxruntime's fastest
     kernels, where a comparison with a broadcast threshold row and the Cast of its booleans
-    run several times slower."""
-    scale = [[0.0] * len(steps) for _ in range(width)]
+    run several times slower.
+
+    ``carry`` (one weight per column): the same Gemm also gives the whole-number sum
+    ``x @ carry`` as a last column, offset by 2^51, and the steps are 0 or 2^52 (``k`` times
+    2^52, still a power of two), so one Clip to [0, 2^52] makes the steps and keeps the sum
+    while ``|x @ carry| <= 2^51`` (the caller proves it): no second pass over the matrix."""
+    scale = 1.0 if carry is None else CARRY
+    weights = [[0.0] * len(steps) + ([] if carry is None else [carry[row]]) for row in range(width)]
     bias = []
     for c, (column, t, _) in enumerate(steps):
         below = math.nextafter(t, -math.inf)
-        k = 1.0 / (t - below)
-        scale[column][c] = k
+        k = scale / (t - below)
+        weights[column][c] = k
         bias.append(-below * k)
+    if carry is not None:
+        bias.append(CARRY / 2)
     b = g.name("steps")
-    g.constants.append(helper.make_tensor(b, TensorProto.DOUBLE, [width, len(steps)], [v for row in scale for v in row]))
-    return g.op("Clip", g.op("Gemm", x, b, g.doubles(bias)), g.double(0), g.double(1))
+    g.constants.append(helper.make_tensor(b, TensorProto.DOUBLE, [width, len(weights[0])],
+                                          [v for row in weights for v in row]))
+    return g.op("Clip", g.op("Gemm", x, b, g.doubles(bias)), g.double(0), g.double(scale))
 
 
-def _split(g: Graph, model: Model, matrix: str, columns: list[str]) -> dict[str, str]:
-    """Every used input as an ``[N]`` tensor: the matrix's columns (one Split), the text inputs as they are."""
-    x = {inp.name: inp.name for inp in model.used_inputs if inp.type == "categorical"}
+def _plan(model: Model, index: dict[str, int], scale: float) -> tuple[list[tuple[int, float, float]], list[Term], int]:
+    """How the numeric conditions of an integer model are scored: ``(steps, compared,
+    offset)``, the steps ``(column, t, points of [x >= t])`` (none under "unmet", where a NaN
+    must meet no condition), the conditions compared one by one, and the points of the "<"
+    conditions written as ``points - points * [x >= t]``."""
+    numeric = [t for t in model.terms if model.input(t.input).type != "categorical" and t.op != "linear"]
+    if model.unmet:
+        return [], numeric, 0
+    steps: list[tuple[int, float, float]] = []
+    compared = []
+    offset = 0
+    for t in numeric:
+        value = float(t.value)  # type: ignore[arg-type]
+        if t.op == "<" and _step(value, scale):
+            steps.append((index[t.input], value, -float(t.points)))
+            offset += t.points
+        elif t.op == ">=" and _step(value, scale):
+            steps.append((index[t.input], value, float(t.points)))
+        elif t.op == "==" and _step(value, scale) and _step(math.nextafter(value, math.inf), scale):
+            steps.append((index[t.input], value, float(t.points)))
+            steps.append((index[t.input], math.nextafter(value, math.inf), -float(t.points)))
+        else:
+            compared.append(t)
+    return steps, compared, offset
+
+
+def _split(g: Graph, model: Model, matrix: str, columns: list[str], texts: dict[str, str] | None = None) -> dict[str, str]:
+    """Every used input as an ``[N]`` tensor: the matrix's columns (one Split), the text inputs
+    as they are (or ``texts``: input name -> its tensor, a block of its rows)."""
+    x = {inp.name: (texts or {}).get(inp.name, inp.name) for inp in model.used_inputs if inp.type == "categorical"}
     if columns:
         parts = [g.name("column") for _ in columns]
         g.nodes.append(helper.make_node("Split", [matrix], parts, name=parts[0], axis=1, num_outputs=len(columns)))
@@ -496,50 +547,185 @@ def _nan_rows(g: Graph, model: Model, matrix: str, columns: list[str], names: li
     return g.matvec(g.op("Gather", matrix, g.int64s([index[n] for n in names]), axis=1), [0.0] * len(names))
 
 
-def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> str:
-    """The score from the matrix input. An integer model (whole-number points)
-    with no linear term adds only integers, whose sum no order changes: its numeric conditions
-    are one Gemm of their 0/1 matrix by the points, the offset as its C (steps of one Gemm and
-    one Clip, or under "unmet", where a NaN must meet no condition, comparisons). Any other model (a linear term,
-    whose values may be fractions, or fractional points) adds the terms one by one in the
-    model's order from the matrix's columns (one Split), so the score is the runtime's to the
-    bit in every case."""
+@dataclasses.dataclass(frozen=True)
+class Linear:
+    """The linear terms of an integer model on a batch proven whole (:func:`_whole_batch`):
+    the matrix columns they read, each one's points (the sum over its terms), the ``[N, n]``
+    block of those columns, and whether the steps' Gemm carries their sum (:func:`_steps`)."""
+
+    names: list[str]
+    weights: list[float]
+    block: str
+    carry: bool
+
+
+def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> tuple[str, bool]:
+    """The score from the matrix input, and whether ``prediction`` is written too. An integer
+    model (whole-number points) adds only integers, whose sum no order changes, as long as the
+    values it multiplies are whole numbers and every partial sum stays within 2^53: with no
+    linear term that always holds (:func:`_integer_total`). With linear terms it holds on rows
+    whose every linear value is a whole number within the model's integer range
+    (``model.int_limits``, where the runtime adds Python ints): block by block of rows
+    (:func:`_by_blocks`), a proof over the linear columns (:func:`_whole_batch`) takes the
+    integer graph there, and any other block (a fraction, a value beyond the range, a missing
+    or infinite linear value) the terms one by one in the model's order. Fractional points
+    take that ordered graph always, so the score is the runtime's to the bit in every case."""
     numeric = [t for t in model.terms if model.input(t.input).type != "categorical"]
     integer = all(_integral(t.points) for t in model.terms)
-    if not integer or any(t.op == "linear" for t in numeric) or not numeric:
-        return _ordered_total(g, model, _split(g, model, matrix, columns), matrix, "score")[0]
-    index = {name: k for k, name in enumerate(columns)}
+    if not integer or not numeric:
+        return _ordered_total(g, model, _split(g, model, matrix, columns), matrix, "score")[0], False
+    if not any(t.op == "linear" for t in numeric):
+        return g.rename(_integer_total(g, model, matrix, _imputed(g, model, matrix, columns), columns, None),
+                        "score"), False
+    _by_blocks(g, model, matrix, columns)
+    return "score", True
+
+
+def _imputed(g: Graph, model: Model, matrix: str, columns: list[str]) -> str:
+    """The matrix with each imputed input's stated value in place of its NaN (one Where), or as it is."""
     imputed = model.imputed
-    x = matrix
-    if any(name in imputed for name in columns):
-        fill = [float(coerce(model.input(n), imputed[n])) if n in imputed else math.nan for n in columns]
-        x = g.op("Where", g.op("IsNaN", matrix), g.doubles(fill), matrix)
+    if not any(name in imputed for name in columns):
+        return matrix
+    fill = [float(coerce(model.input(n), imputed[n])) if n in imputed else math.nan for n in columns]
+    return g.op("Where", g.op("IsNaN", matrix), g.doubles(fill), matrix)
+
+
+#: Rows per block of the ``Loop`` that scores a matrix with linear terms (:func:`_by_blocks`).
+BLOCK = 65_536
+
+
+def _by_blocks(g: Graph, model: Model, matrix: str, columns: list[str]) -> None:
+    """Writes ``score`` and ``prediction`` of an integer model with linear terms (:func:`_block`)
+    in blocks of ``BLOCK`` rows: a batch of at most ``BLOCK`` rows as it is, a longer one by a
+    ``Loop`` over its blocks whose outputs are concatenated (an ``If`` on the row count).
+    Blocks keep the intermediate tensors in the CPU's cache (one batch of 10^6 rows measured
+    about as fast per row as batches of ``BLOCK``), and a fraction or a missing value sends
+    only its own block to the ordered graph."""
+    texts = [inp.name for inp in model.used_inputs if inp.type == "categorical"]
+    rows = g.op("Shape", matrix, end=1)
+    one = g.branch(lambda: _block(g, model, matrix, {name: name for name in texts}, columns))
+    index, go, scores, predictions = g.name("block"), g.name("go"), g.name("scores"), g.name("predictions")
+    outer, g.nodes = g.nodes, []
+    start = g.op("Mul", index, g.int64s([BLOCK]))
+    end, axis = g.op("Add", start, g.int64s([BLOCK])), g.int64s([0])
+    score, prediction = _block(g, model, g.op("Slice", matrix, start, end, axis),
+                               {name: g.op("Slice", name, start, end, axis) for name in texts}, columns)
+    more = [g.op("Identity", go), g.op("SequenceInsert", scores, score), g.op("SequenceInsert", predictions, prediction)]
+    body_nodes, g.nodes = g.nodes, outer
+    sequence = helper.make_tensor_sequence_value_info
+    body = helper.make_graph(body_nodes, g.name("blocks"), [
+        helper.make_tensor_value_info(index, TensorProto.INT64, []), helper.make_tensor_value_info(go, TensorProto.BOOL, []),
+        sequence(scores, TensorProto.DOUBLE, ["n"]), sequence(predictions, TensorProto.DOUBLE, ["n"])],
+        [helper.make_tensor_value_info(more[0], TensorProto.BOOL, []),
+         sequence(more[1], TensorProto.DOUBLE, ["n"]), sequence(more[2], TensorProto.DOUBLE, ["n"])])
+
+    def loop() -> list[str]:
+        # ceil(N / BLOCK) blocks, each one's outputs appended to a sequence, then concatenated
+        count = g.op("Div", g.op("Add", rows, g.int64s([BLOCK - 1])), g.int64s([BLOCK]))
+        start_scores, start_predictions = g.op("SequenceEmpty", dtype=TensorProto.DOUBLE), g.op(
+            "SequenceEmpty", dtype=TensorProto.DOUBLE)
+        done_scores, done_predictions = g.name("scores"), g.name("predictions")
+        g.nodes.append(helper.make_node("Loop", [g.op("Squeeze", count, g.int64s([0])), "", start_scores,
+                                                 start_predictions], [done_scores, done_predictions],
+                                        name=done_scores, body=body))
+        return [g.op("ConcatFromSequence", done_scores, axis=0), g.op("ConcatFromSequence", done_predictions, axis=0)]
+
+    many = g.branch(loop)
+    g.nodes.append(helper.make_node("If", [g.op("Squeeze", g.op("LessOrEqual", rows, g.int64s([BLOCK])), g.int64s([0]))],
+                                    ["score", "prediction"], name="score", then_branch=one, else_branch=many))
+
+
+def _block(g: Graph, model: Model, rows: str, texts: dict[str, str], columns: list[str]) -> list[str]:
+    """The score and prediction of the matrix ``rows`` (text inputs: ``texts``, input name ->
+    tensor) for an integer model with linear terms: where every linear value is a whole number
+    within the range where the runtime adds ints (:func:`_whole_batch`), the integer graph
+    (:func:`_integer_total`), else the terms in the model's order (an ``If``)."""
+    x = _imputed(g, model, rows, columns)
+    names = [name for name in columns if any(t.input == name and t.op == "linear" for t in model.terms)]
+    weights = [float(sum(t.points for t in model.terms if t.op == "linear" and t.input == n)) for n in names]
+    limit = model.int_limits[names[0]]
+    steps = _plan(model, {name: k for k, name in enumerate(columns)}, CARRY)[0]
+    # the sum rides in the steps' Gemm while |sum| <= 2^51 and the steps' points leave room below 2^53
+    carry = bool(steps) and sum(abs(t.points) for t in model.terms if t.op != "linear") <= 2**50
+    if carry:
+        limit = min(limit, 2**51 // max(1, int(sum(abs(w) for w in weights))))
+    block = _columns(g, x, [columns.index(name) for name in names], len(columns))
+    linear = Linear(names, weights, block, carry)
+    fast = g.branch(lambda: _predicted(g, model, _integer_total(g, model, rows, x, columns, linear, texts), True))
+    slow = g.branch(lambda: _predicted(g, model, _ordered_total(g, model, _split(g, model, rows, columns, texts),
+                                                                 rows, None)[0], False))
+    score, prediction = g.name("score"), g.name("prediction")
+    g.nodes.append(helper.make_node("If", [_whole_batch(g, block, limit)], [score, prediction], name=score,
+                                    then_branch=fast, else_branch=slow))
+    return [score, prediction]
+
+
+def _columns(g: Graph, x: str, index: list[int], width: int) -> str:
+    """The columns ``index`` of the matrix ``x`` of ``width`` columns: ``x`` itself for all of
+    them in order, a Slice where they are adjacent, else a Gather."""
+    if index == list(range(width)):
+        return x
+    if index == list(range(index[0], index[0] + len(index))):
+        return g.op("Slice", x, g.int64s([index[0]]), g.int64s([index[-1] + 1]), g.int64s([1]))
+    return g.op("Gather", x, g.int64s(index), axis=1)
+
+
+def _whole_batch(g: Graph, block: str, limit: int) -> str:
+    """A bool scalar: true when every value of ``block`` is a whole number within
+    ``+-limit``. ``Floor(Clip(v, -limit, limit)) - v`` is 0 exactly there and nothing else:
+    not 0 for a fraction (Floor moves it) or a value beyond the limit (Clip moves it), NaN for
+    NaN, -inf for an infinity. Its ReduceL1 (the sum of the absolute values, which no rounding
+    takes to 0 once a term is above 0, and NaN with a NaN) is 0 exactly on such a batch, and on
+    a batch of no rows. Slice (or Gather), Clip, Floor, Sub and one reduction: about two passes
+    over the linear columns (onnxruntime computes Floor and Sub in place) besides taking them
+    out of the matrix."""
+    wrong = g.op("Sub", g.op("Floor", g.op("Clip", block, g.double(-limit), g.double(limit))), block)
+    return g.op("Equal", g.op("ReduceL1", wrong, keepdims=0), g.double(0))
+
+
+def _predicted(g: Graph, model: Model, total: str, whole: bool) -> list[str]:
+    """The branch outputs: the score ``total`` and its prediction (:func:`_prediction`)."""
+    return [total, _prediction(g, model, total, whole, None)]
+
+
+def _prediction(g: Graph, model: Model, total: str, whole: bool, out: str | None) -> str:
+    """1.0 when ``total`` > the threshold, 0.0 when not, NaN for NaN. ``whole``: the score is a
+    whole number (or NaN), which is > threshold exactly when score - floor(threshold) >= 1: Clip
+    to [0, 1] gives 1.0 or 0.0, and NaN for NaN (two passes over [N] where the general formula
+    takes five). Such a score and the floor of the threshold lie within 2^53 of each other (the
+    model's bound on |intercept| + sum of |points|), so their difference is exact."""
+    if whole:
+        return g.op("Clip", g.op("Sub", total, g.double(math.floor(model.threshold))), g.double(0), g.double(1),
+                    out=out)
+    # 1.0 or 0.0 over 1.0, and 0/0 where the score is NaN (NaN equals nothing, not itself)
+    return g.op("Div", g.op("Cast", g.op("Greater", total, g.double(model.threshold)), to=TensorProto.DOUBLE),
+                g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out=out)
+
+
+def _integer_total(g: Graph, model: Model, matrix: str, x: str, columns: list[str], linear: Linear | None,
+                   texts: dict[str, str] | None = None) -> str:
+    """The score of an integer model as a few kernels whatever its number of terms: its numeric
+    conditions as one Gemm of their 0/1 matrix by the points, the offset as its C (steps of one
+    Gemm and one Clip, or under "unmet", where a NaN must meet no condition, comparisons); its
+    linear terms (``linear``, on a batch proven whole and within range) as one more column of
+    the steps' Gemm or one MatMul of their block by their points. ``matrix`` is the input,
+    ``x`` the same with imputed values."""
+    index = {name: k for k, name in enumerate(columns)}
+    carry = linear is not None and linear.carry
+    steps, compared, offset = _plan(model, index, CARRY if carry else 1.0)
 
     def block(terms: list[Term], source: str) -> str:
         return g.op("Gather", source, g.int64s([index[t.input] for t in terms]), axis=1)
 
     sums = []
-    offset = 0  # points of "<" conditions written as points - points * [x >= t]
-    compared = numeric
-    poisoned = False  # whether a NaN of a needed column already makes its row's sum NaN
-    if not model.unmet:  # a NaN reaches only rows that have no score anyway: conditions as steps
-        steps: list[tuple[int, float, float]] = []  # (column, t, points of [x >= t])
-        compared = []
-        for t in numeric:
-            value = float(t.value)  # type: ignore[arg-type]
-            if t.op == "<" and _step(value):
-                steps.append((index[t.input], value, -float(t.points)))
-                offset += t.points
-            elif t.op == ">=" and _step(value):
-                steps.append((index[t.input], value, float(t.points)))
-            elif t.op == "==" and _step(value) and _step(math.nextafter(value, math.inf)):
-                steps.append((index[t.input], value, float(t.points)))
-                steps.append((index[t.input], math.nextafter(value, math.inf), -float(t.points)))
-            else:
-                compared.append(t)
-        if steps:  # the Gemm reads every column: NaN times 0 is NaN, so a row missing any needed value is NaN
-            sums.append(g.matvec(_steps(g, x, len(columns), steps), [p for _, _, p in steps], bias=float(offset)))
-            poisoned = True
+    if carry:  # the steps are 0 or 2^52, the last column the linear sum + 2^51
+        sum_weights = [0.0] * len(columns)
+        for name, weight in zip(linear.names, linear.weights):  # type: ignore[union-attr]
+            sum_weights[index[name]] = weight
+        sums.append(g.matvec(_steps(g, x, len(columns), steps, sum_weights),
+                             [p / CARRY for _, _, p in steps] + [1.0], bias=float(offset) - CARRY / 2))
+    elif steps:  # the Gemm reads every column: NaN times 0 is NaN, so a row missing any needed value is NaN
+        sums.append(g.matvec(_steps(g, x, len(columns), steps), [p for _, _, p in steps], bias=float(offset)))
     conditions = []
     for op, onnx_op in ((">=", "GreaterOrEqual"), ("<", "Less"), ("==", "Equal")):
         terms = [t for t in compared if t.op == op]
@@ -552,21 +738,23 @@ def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> st
         met = conditions[0][1] if len(conditions) == 1 else g.op("Concat", *(c for _, c in conditions), axis=1)
         sums.append(g.matvec(g.op("Cast", met, to=TensorProto.DOUBLE), [float(t.points) for terms, _ in conditions
                                                                           for t in terms], bias=None if sums else 0.0))
-    needed = [n for n in columns if n in {i.name for i in model.needs_value}]
-    if needed and not poisoned:
+    if linear is not None and not carry:  # whole numbers within range: exact products and sums in any order
+        sums.append(g.matvec(linear.block, linear.weights, bias=None if sums else 0.0))
+    proven = [] if linear is None else linear.names  # a NaN there never reaches this graph
+    needed = [n for n in columns if n in {i.name for i in model.needs_value} and n not in proven]
+    if needed and not steps:
         sums.append(_nan_rows(g, model, matrix, columns, needed))
     categorical = [t for t in model.terms if model.input(t.input).type == "categorical"]
     if categorical:
         # the text inputs' terms, added one by one (integers: exact in any order) with their missing values
         sub = Model(kind=model.kind, target=model.target, inputs=model.inputs, terms=tuple(categorical), intercept=0,
                     missing=model.missing)
-        sums.append(_ordered_total(g, sub, {i.name: i.name for i in sub.used_inputs}, sub.used_inputs[0].name, None)[0])
+        x_text = {i.name: (texts or {}).get(i.name, i.name) for i in sub.used_inputs}
+        sums.append(_ordered_total(g, sub, x_text, x_text[sub.used_inputs[0].name], None)[0])
     # the first product is a Gemm whose C is the offset (0.0 without one: it also turns a -0.0 sum into 0.0)
-    if len(sums) == 1:
-        return g.rename(sums[0], "score")
     total = sums[0]
-    for k, part in enumerate(sums[1:]):
-        total = g.op("Add", total, part, out="score" if k == len(sums) - 2 else None)
+    for part in sums[1:]:
+        total = g.op("Add", total, part)
     return total
 
 

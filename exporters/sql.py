@@ -48,8 +48,11 @@ the one row of ``LEFT JOIN json_each(<score>) AS s ON TRUE`` (json_each of a JSO
 row, its ``value``; of NULL, no row, so the LEFT JOIN gives NULL), and ``score``,
 ``prediction`` and ``probability`` read ``s."value"`` (on adult's 15-term card with its
 63-row risk table: 1.1x the instructions of the hand-written score query, against 1.5x when
-the sum was computed three times; benchmarks/RESULTS.md). Only a whole number below 10^15
-comes back from json_each exactly (SQLite writes a double with 15 digits), so otherwise SQLite
+the sum was computed three times; benchmarks/RESULTS.md). json_each gives an integer back
+exactly but writes a double with 15 digits, so a row whose score is a double (from a REAL
+column, or a binary column holding a fraction, 0.95, which the runtime reads as it is) has its
+score computed again unless every term adds whole points (``_once_join``). A model whose
+scores can pass 10^15 or hold fractions otherwise: SQLite
 writes the score expression as the ``score`` column,
 again in ``prediction`` and reads it for ``probability`` (which tests it many times) in a
 scalar subquery over a one-column table: SQLite's flattener evaluated the expression for each
@@ -265,16 +268,16 @@ def _logistic(d: Dialect, scale: int | float, center: int | float, total: str) -
             f"      ELSE EXP({z}) / ({one} + EXP({z})) END")
 
 
-def _table(d: Dialect, table: list[dict], total: str, integral: bool) -> str:
+def _table(d: Dialect, table: list[dict], total: str, whole: bool) -> str:
     """runtime/risk.py's table risk of the score ``total`` (NULL for NULL): an array lookup
     where the dialect has arrays and the table's scores are whole numbers, else a CASE tree.
-    ``integral``: the score is always a whole number (no ``floor`` needed before indexing; it
-    may still be a double, from a 0/1 column stored as DOUBLE)."""
+    ``whole``: the score is a whole number whatever the row holds (no ``floor`` needed before
+    indexing; it may still be a double, from a column stored as DOUBLE)."""
     if all(float(row["score"]).is_integer() for row in table):
         lo, hi = int(table[0]["score"]), int(table[-1]["score"])
         if hi - lo < MAX_ARRAY and d.array is not None:
-            return _array(d, table, total, integral)
-        if hi - lo < MAX_ARRAY and d.text_array and integral:
+            return _array(d, table, total, whole)
+        if hi - lo < MAX_ARRAY and d.text_array:
             return _text_array(d, table, total)
     scores = [d.number(row["score"]) for row in table]
     risks = [d.number(float(row["risk"])) for row in table]
@@ -304,39 +307,47 @@ def _whole_risks(d: Dialect, table: list[dict]) -> list[str]:
     return risks
 
 
-def _array(d: Dialect, table: list[dict], total: str, integral: bool) -> str:
+def _array(d: Dialect, table: list[dict], total: str, whole: bool) -> str:
     """The table risk as one array of the risk at every whole score from the table's first
     to its last (``_whole_risks``), indexed by the score. Below the first score the first
     risk, from the last one the last risk; a NULL score indexes NULL."""
     lo, hi = int(table[0]["score"]), int(table[-1]["score"])
     risks = _whole_risks(d, table)
-    at = f"CAST({total} AS BIGINT)" if integral else f"CAST(floor({total}) AS BIGINT)"  # a double indexes no array
+    at = f"CAST({total} AS BIGINT)" if whole else d.floor_index.format(total)  # a double indexes no array
     items = ", ".join(risks)
     return (f"CASE WHEN {total} <= {lo} THEN {risks[0]} WHEN {total} >= {hi} THEN {risks[-1]}\n"
             f"      ELSE {d.array.format(items=items, index=f'{at} - {lo - 1}')} END")
 
 
 def _text_array(d: Dialect, table: list[dict], total: str) -> str:
-    """The table risk of a whole-number score where the dialect has no arrays (SQLite): the
+    """The table risk of a score where the dialect has no arrays (SQLite): the
     risk at every whole score from the table's first to its last (``_whole_risks``) as one
     text of numbers each padded with spaces to one width, cut at the score's place and read
     as a number (the engine parses the same characters as it would the literal: the same
     double). The text is read as a BLOB so ``substr`` counts bytes instead of walking the
     characters from the start; ``min``/``max`` hold the score within the table (the first
-    risk below it, the last above) and give NULL for a NULL score, with one reading of it."""
+    risk below it, the last above) and give NULL for a NULL score, with one reading of it; the
+    CAST to INTEGER of the (non-negative) place is its floor, for a fractional score."""
     lo, hi = int(table[0]["score"]), int(table[-1]["score"])
     risks = _whole_risks(d, table)
     width = max(len(risk) for risk in risks) + 1
     packed = "".join(risk.ljust(width) for risk in risks)
     offset = f"- {lo}" if lo >= 0 else f"+ {-lo}"
     return (f"CAST(substr(CAST('{packed}' AS BLOB),\n"
-            f"      (min({hi}, max({lo}, {total})) {offset}) * {width} + 1, {width}) AS REAL)")
+            f"      CAST(min({hi}, max({lo}, {total})) {offset} AS INTEGER) * {width} + 1, {width}) AS REAL)")
 
 
 def _integral(model: Model) -> bool:
-    """Whether every score is a whole number: whole points, linear terms only on binary inputs."""
+    """Whether every score of a row of whole numbers is a whole number: whole points, linear
+    terms only on binary inputs (whose columns hold 0 and 1, but may hold any number: the
+    runtime reads 0.95 as 0.95, see :func:`_whole`)."""
     return all(isinstance(t.points, int) for t in model.terms) and all(
         model.input(t.input).type == "binary" for t in model.terms if t.op == "linear")
+
+
+def _whole(model: Model) -> bool:
+    """Whether every score is a whole number whatever the row holds: whole points, no linear term."""
+    return all(isinstance(t.points, int) for t in model.terms) and not any(t.op == "linear" for t in model.terms)
 
 
 #: The largest whole score a dialect's ``one_row`` carries exactly: SQLite writes a number as
@@ -347,10 +358,27 @@ ONE_ROW_BELOW = 10 ** 15
 def _read_once(model: Model, d: Dialect) -> bool:
     """Whether the query reads the score through the dialect's ``one_row`` table function
     (SQLite, which has no LATERAL): when the model has a probability, which otherwise computes
-    the sum once more, and the score is a whole number below ``ONE_ROW_BELOW``, so it comes
-    back from the function's text exactly."""
+    the sum once more, and the score of whole inputs is a whole number below ``ONE_ROW_BELOW``,
+    so it comes back from the function's text exactly (a fraction in a binary column is
+    computed again: :func:`_once_join`)."""
     return (d.one_row is not None and not d.lateral and model.probability is not None and _integral(model)
             and sum(abs(t.points) for t in model.terms) < ONE_ROW_BELOW)
+
+
+def _once_join(model: Model, d: Dialect, score: str) -> tuple[str, str]:
+    """The join that computes the score once per row as the one row of ``one_row``
+    (``_read_once``), and the score read from it. The function's value is the score exactly
+    when it is an integer, always the case when every term adds whole points; a linear term
+    on a binary column holding a fraction (0.95, which the runtime reads as such), or on a REAL
+    column, makes a double that the function's text rounds: the join keeps the row only when
+    its value is exact (``one_row_exact``, tested once per row), and the score expression is
+    computed again where it did not (also for a row with no score, whose sum is NULL again)."""
+    value = f'{SCORED}.{d.ident("value")}'
+    row = d.one_row.format(score=score)  # type: ignore[union-attr]
+    if _whole(model):
+        return f"LEFT JOIN {row} AS {SCORED} ON TRUE", value
+    return (f"LEFT JOIN {row} AS {SCORED} ON {d.one_row_exact.format(row=SCORED)}",
+            f"coalesce({value}, {score})")
 
 
 def probability_expression(model: Model, d: Dialect, total: str) -> str | None:
@@ -360,7 +388,7 @@ def probability_expression(model: Model, d: Dialect, total: str) -> str | None:
         return None
     if probability["method"] == "logistic":
         return _logistic(d, probability["scale"], probability.get("center", 0), total)
-    return _table(d, probability["table"], total, _integral(model))
+    return _table(d, probability["table"], total, _whole(model))
 
 
 def _policy(model: Model, d: Dialect) -> str:
@@ -451,13 +479,13 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     if d.case_blind:
         _one_name_each(d, [inp.name for inp in model.used_inputs])
     once = _read_once(model, d)
-    total = f'{SCORED}.{d.ident("value")}' if once else f'{SCORED}.{d.ident("score")}'
+    stages = score_stages(model, d)
+    join, total = _once_join(model, d, stages[-1]) if once else ("", f'{SCORED}.{d.ident("score")}')
     threshold = d.number(model.threshold)
     outputs = [("prediction", d.prediction.format(score=total, threshold=threshold), "NULL when the score is NULL"),
                ("probability", probability_expression(model, d, total),
                 "the risk at this score; NULL when the score is NULL")]
     outputs = [output for output in outputs if output[1] is not None]
-    stages = score_stages(model, d)
     joins = []
     columns = [(sql, "") for sql in carried]
     if d.lateral:  # the score once per row, in subqueries of the query's own columns only
@@ -469,7 +497,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
     elif once:  # the score once per row, in the one row the dialect's table function makes of it
         columns += [(f'{total} AS {d.ident("score")}', "")]
         columns += [(f'{sql} AS {d.ident(name)}', note) for name, sql, note in outputs]
-        joins = [f"LEFT JOIN {d.one_row.format(score=stages[-1])} AS {SCORED} ON TRUE"]  # type: ignore[union-attr]
+        joins = [join]
     else:  # the prediction repeats the score; the probability reads it from a table of one column
         one = f'FROM (SELECT {stages[-1]} AS {d.ident("score")}) AS {SCORED}'
         columns += [(f'{stages[-1]} AS {d.ident("score")}', "")]

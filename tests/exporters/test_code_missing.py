@@ -43,6 +43,23 @@ def test_sql_nan_is_missing_where_the_engine_has_nan(eng, request):
     assert [(g["score"], g["prediction"]) for g in got] == [(None, None), (score(breastcancer_model(), {"UniformityOfCellSize": 2, "BareNuclei": 1}), 0)]
 
 
+
+@pytest.mark.parametrize("kind", ["REAL", "DOUBLE", "BIGINT", "INTEGER", "DECIMAL(9, 2)"])
+def test_duckdb_tests_nan_in_float_columns_only(kind, duckdb_con):
+    """The DuckDB query asks for NaN only where the column's type holds one (its type is known
+    when DuckDB plans the query): a NaN in a REAL or DOUBLE column is still a missing value, and
+    a query over integer or DECIMAL columns, which hold no NaN, runs and scores."""
+    con = duckdb_con
+    con.execute(f'CREATE TABLE input ("UniformityOfCellSize" {kind}, "BareNuclei" DOUBLE)')
+    con.execute("INSERT INTO input VALUES (2, 1), (5, 2), (NULL, 1)")
+    if kind in ("REAL", "DOUBLE"):
+        con.execute("INSERT INTO input VALUES (CAST('NaN' AS DOUBLE), 1)")
+    got = run_sql("duckdb", con, sql_export.render(breastcancer_model(), dialect="duckdb"))
+    want = [(score(breastcancer_model(), {"UniformityOfCellSize": a, "BareNuclei": b}),
+             predict(breastcancer_model(), {"UniformityOfCellSize": a, "BareNuclei": b})) for a, b in ((2, 1), (5, 2))]
+    assert [(g["score"], g["prediction"]) for g in got] == want + [(None, None)] * (len(got) - 2)
+    assert len(got) == (4 if kind in ("REAL", "DOUBLE") else 3)
+
 COLUMNS = ("odor", "spore_print_color", "stalk_root", "gill_size")
 # Every text str.strip() empties is blank to the runtime: tabs, line breaks, no-break spaces.
 BLANKS = [None, "", "  ", "\t", " \r\n", "\x0b\x1c", "\xa0\u2003\u3000"]

@@ -1,7 +1,9 @@
 """``--onnx-input matrix``: the numeric inputs stacked in one double [N, k] input, in the order
 the metadata states, scored in onnxruntime to the runtime's bit on every row: integer models of
-conditions through Gemm/MatMul, anything else (linear terms, whose values may be fractions or
-beyond the model's integer range; fractional points) through the terms in the model's order."""
+conditions through Gemm/MatMul, integer models with linear terms too on a batch proven whole and
+within range (an ``If``), anything else (a batch with a fraction, a value beyond the model's
+integer range or a missing linear value; fractional points) through the terms in the model's
+order."""
 from __future__ import annotations
 
 import dataclasses
@@ -26,9 +28,9 @@ def check(model: Model, rows: list[dict]) -> verify_module.FormatCheck:
 
 def run(model: Model, matrix: list[list[float]], **text: list[str]) -> list[tuple]:
     """(score, prediction) per row from the matrix-input graph, NaN as None."""
-    name, _ = onnx_export.matrix_columns(model)
+    name, columns = onnx_export.matrix_columns(model)
     session = ort.InferenceSession(onnx_export.render(model, "matrix"), providers=["CPUExecutionProvider"])
-    feeds = {name: np.array(matrix, dtype=np.float64).reshape(len(matrix), -1)}
+    feeds = {name: np.array(matrix, dtype=np.float64).reshape(len(matrix), len(columns))}
     feeds.update({k: np.array(v, dtype=object) for k, v in text.items()})
     out = session.run(["score", "prediction"], feeds)
     return [tuple(None if math.isnan(v) else v for v in row) for row in zip(*out)]
@@ -79,17 +81,127 @@ def test_an_integer_model_is_matmuls_not_one_node_per_term():
     assert run(model, data.tolist()) == [(score(model, r), predict(model, r)) for r in rows]
 
 
-def test_linear_terms_add_in_the_models_order_whatever_their_values():
-    """MatMul adds in its own order, which could change the double (0.1 + 0.2 ..., values
-    beyond the model's integer range): a model with linear terms is scored term by term."""
-    model = dataclasses.replace(breastcancer_model(), intercept=-8)
-    batches = [[[0.1, 0.2], [0.7, 1e16 + 2], [3, 4]],  # fractional, beyond the integer range
-               [[2**52, 2**52], [5, 3]],                  # integral, but a sum no double holds
-               [[1, 2], [10, 10]]]
-    assert "Split" in [n.op_type for n in onnx_export.build(model, "matrix").graph.node]
-    for batch in batches:
-        rows = [{"UniformityOfCellSize": a, "BareNuclei": b} for a, b in batch]
-        assert run(model, batch) == [(score(model, r), predict(model, r)) for r in rows]
+def taken(model: Model, matrix: list[list[float]]) -> list[bool]:
+    """Which blocks of rows take the integer graph of a model with linear terms: the condition
+    of each block's ``If`` (the proof that every linear value of the block is whole and within
+    range), read as one more output of the exported graph: of the one block of a short batch,
+    or of each block of the ``Loop`` over a longer one."""
+    helper, bool_ = onnx.helper, onnx.TensorProto.BOOL
+    proto = onnx_export.build(model, "matrix")
+    top = next(n for n in proto.graph.node if n.op_type == "If")
+    one, many = (next(a.g for a in top.attribute if a.name == k) for k in ("then_branch", "else_branch"))
+    proto.graph.initializer.append(helper.make_tensor("proof_axis", onnx.TensorProto.INT64, [1], [0]))
+    one.node.append(helper.make_node("Unsqueeze", [next(n for n in one.node if n.op_type == "If").input[0],
+                                                   "proof_axis"], ["proof_one"]))
+    one.output.append(helper.make_tensor_value_info("proof_one", bool_, None))
+    loop = next(n for n in many.node if n.op_type == "Loop")
+    body = next(a.g for a in loop.attribute if a.name == "body")
+    body.output.append(helper.make_tensor_value_info(next(n for n in body.node if n.op_type == "If").input[0],
+                                                     bool_, []))
+    loop.output.append("proof_many")
+    many.output.append(helper.make_tensor_value_info("proof_many", bool_, None))
+    top.output.append("proofs")
+    proto.graph.output.append(helper.make_tensor_value_info("proofs", bool_, None))
+    session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    name, columns = onnx_export.matrix_columns(model)
+    feed = np.array(matrix, dtype=np.float64).reshape(len(matrix), len(columns))
+    return [bool(v) for v in session.run(["proofs"], {name: feed})[0]]
+
+
+def bits(rows: list[tuple]) -> list[tuple]:
+    """(score, prediction) with the score as its exact double, -0.0 apart from 0.0."""
+    return [(None if s is None else float(s).hex(), p) for s, p in rows]
+
+
+def runtime(model: Model, matrix: list[list[float]]) -> list[tuple]:
+    _, columns = onnx_export.matrix_columns(model)
+    rows = [{c: None if isinstance(v, float) and math.isnan(v) else v for c, v in zip(columns, r)} for r in matrix]
+    return [(score(model, r), predict(model, r)) for r in rows]
+
+
+def test_linear_terms_are_one_matmul_on_a_whole_batch_and_the_models_order_on_any_other():
+    """MatMul adds in its own order, which changes the double of fractions (0.1 + 0.2 ...) and
+    of values beyond the model's integer range: only a batch whose every linear value is a whole
+    number within that range takes it, any other the terms in the model's order, and both give
+    the runtime's double to the bit (0.0 for a total of -0.0 inputs, as the runtime's int 0)."""
+    model = breastcancer_model()  # 2 x UniformityOfCellSize + BareNuclei, intercept -8
+    limit = model.int_limits["BareNuclei"]
+    nan = math.nan
+    batches = [([[1, 2], [10, 10], [-3, 0]], [True]),
+               ([[-0.0, 0.0], [0.0, -0.0], [-0.0, -0.0]], [True]),
+               ([[limit, -limit], [-limit, limit], [3, 4]], [True]),
+               ([[limit + 1, 0], [1, 1]], [False]),                    # whole, but beyond the range: doubles
+               ([[0.1, 0.2], [0.7, 1e16 + 2], [3, 4]], [False]),      # fractions
+               ([[2**52, 2**52], [5, 3]], [False]),                    # a sum no double holds
+               ([[0.5, 1], [-2.25, 4]], [False]),
+               ([[1, nan], [2, 3]], [False]),                          # no score for the row missing a value
+               ([], [True])]
+    for batch, whole in batches:
+        assert bits(run(model, batch)) == bits(runtime(model, batch)), batch
+        assert taken(model, batch) == whole, batch
+    assert taken(model, [[math.inf, 1]]) == [False] and taken(model, [[1, -math.inf]]) == [False]
+
+
+def test_each_block_of_rows_takes_its_own_graph(monkeypatch):
+    """The rows are scored in blocks (onnx_export.BLOCK rows, 65,536 in the export): a fraction
+    or a missing value sends its own block to the terms in the model's order, the other blocks
+    take the MatMul, and the scores come out in the rows' order."""
+    monkeypatch.setattr(onnx_export, "BLOCK", 4)
+    model = breastcancer_model()
+    batch = [[k % 10, k % 7] for k in range(10)]
+    batch[5] = [2.5, 1]
+    assert taken(model, batch) == [True, False, True]
+    assert bits(run(model, batch)) == bits(runtime(model, batch))
+    batch[9] = [math.nan, 1]
+    assert taken(model, batch) == [True, False, False]
+    assert bits(run(model, batch)) == bits(runtime(model, batch))
+
+
+def test_batches_mixing_whole_fractional_huge_and_missing_values_score_as_the_runtime(monkeypatch):
+    """A model of linear terms on non-adjacent columns (a Gather) and conditions (under "null"
+    the conditions' Gemm also carries the linear sum), under each missing-value policy: blocks
+    of 4 rows drawn from whole numbers, -0.0, fractions, values at and beyond the integer range,
+    2^52 and NaN take either graph, and every row is the runtime's to the bit."""
+    monkeypatch.setattr(onnx_export, "BLOCK", 4)
+    base = Model(kind="linear", target=Target("y", 1),
+                 inputs=(Input("a", "numeric"), Input("b", "numeric"), Input("c", "numeric"), Input("d", "binary")),
+                 terms=(Term("a", "linear", None, 2, "2 a"), Term("b", ">=", 3, 4, "b >= 3"),
+                        Term("c", "linear", None, -1, "-c"), Term("b", "<", 1.5, -2, "b < 1.5"),
+                        Term("d", "linear", None, 3, "3 d"), Term("c", "==", 2, 1, "c = 2")),
+                 intercept=-3)
+    limit = base.int_limits["a"]
+    pool = [0, 1, 2, 3, -4, 7, -0.0, 0.5, -2.25, 1e-300, 0.1, 2**52, 1e16 + 2, limit, -limit, limit + 1,
+            2**51 // 6, 2**51 // 6 + 1, math.nan]
+    rng = np.random.default_rng(11)
+    batch = []
+    for _ in range(60):  # half the blocks drawn from whole numbers only (and NaN)
+        choices = [0, 1, 2, 3, 4, 5, 6, 18] if rng.random() < 0.5 else range(len(pool))
+        batch += [[pool[rng.choice(choices)] for _ in range(4)] for _ in range(4)]
+    batch += [[1, 2, 3, 1], [0.5, 2, 3, 1]]  # and a last block of 2 rows
+    for policy in ("null", "unmet", {"impute": {"a": 3, "b": 2}}, {"impute": {"c": 0.5, "d": 1}}):
+        model = dataclasses.replace(base, missing=policy, terms=base.terms + (
+            (Term("b", "missing", None, 5, "b unknown"),) if policy == "unmet" else ()))
+        assert bits(run(model, batch)) == bits(runtime(model, batch)), policy
+        paths = taken(model, batch)
+        assert len(paths) == 61 and set(paths) == {True, False}, policy
+    # the sum of whole numbers rides in the steps' Gemm, NaN in a condition's column makes its row NaN
+    assert taken(base, [[1, math.nan, 2, 1]]) == [True] and run(base, [[1, math.nan, 2, 1]]) == [(None, None)]
+
+
+def test_text_inputs_are_cut_into_the_same_blocks(monkeypatch):
+    """A model with a text input beside the matrix: each block of rows reads its own rows of the
+    named string input too, under "null" and "unmet" (blank texts and NaN included)."""
+    monkeypatch.setattr(onnx_export, "BLOCK", 3)
+    base = Model(kind="linear", target=Target("y", 1),
+                 inputs=(Input("n", "numeric"), Input("c", "categorical"), Input("k", "numeric")),
+                 terms=(Term("n", "linear", None, 2, "2 n"), Term("c", "==", "x", 3, "c = x"),
+                        Term("k", ">=", 3, 4, "k >= 3")), intercept=-4)
+    grid = [(n, k, c) for n in (1, 2.5, -3) for k in (0, 3, math.nan) for c in ("x", "y", " ")]
+    for policy in ("null", "unmet"):
+        model = dataclasses.replace(base, missing=policy)
+        rows = [{"n": n, "k": None if isinstance(k, float) and math.isnan(k) else k, "c": c} for n, k, c in grid]
+        got = run(model, [[n, k] for n, k, _ in grid], c=[c for _, _, c in grid])
+        assert bits(got) == bits([(score(model, r), predict(model, r)) for r in rows]), policy
 
 
 def test_missing_values_under_each_policy():

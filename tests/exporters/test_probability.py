@@ -319,3 +319,29 @@ def test_html_and_latex_print_the_logistic_formula_and_table():
     tex = render_latex(model)
     assert r"risk = 1 / (1 + exp(-{}(SCORE -{} 1)))\par" in tex
     assert r"\textbf{RISK}" in tex
+
+
+def _binary_linear_model() -> Model:
+    """Linear terms on binary inputs (whole points) and a risk table of whole scores: the
+    shape of the default card on 0/1 data, whose SQL reads the risk by the score as an index."""
+    model = Model(kind="linear", target=Target("y", 1), inputs=(Input("smoker", "binary"), Input("diabetic", "binary")),
+                  terms=(Term("smoker", "linear", None, 3, "smoker"), Term("diabetic", "linear", None, -2, "diabetic")),
+                  intercept=-1)
+    return replace(model, probability={"method": "table", "table": [
+        {"score": -2, "risk": 0.125}, {"score": 0, "risk": 0.25}, {"score": 1, "risk": 0.5}, {"score": 3, "risk": 0.875}]})
+
+
+@pytest.mark.parametrize("values", [(0, 1, 2, -1), (0.95, 0.5, -0.95, 0.9999999999999999, 1.0, 2.5, -3.25)],
+                         ids=["whole", "fractions"])
+def test_a_binary_column_holding_any_number_gets_the_runtimes_score_and_risk(values, pg_dsn):
+    """A binary input's column may hold any number, which the runtime reads as it is (0.95 adds
+    0.95 of the term's points): every export gives that row's score and risk, also where the
+    query indexes an array by a whole score (the floor of a fraction) or SQLite reads a whole
+    score back from json_each's text (a fraction is computed again: its text is rounded)."""
+    model = _binary_linear_model()
+    rows = [{"smoker": a, "diabetic": b} for a in values for b in values[:3]] + [{"smoker": None, "diabetic": 1}]
+    scores = [score(model, r) for r in rows]
+    assert any(s is not None and s != int(s) for s in scores) == (values[0] != 0)
+    checks = [c for c in verify(model, rows, pg_dsn=pg_dsn) if c.reason != NO_ENGINE]
+    assert {"sqlite", "duckdb", "postgres"} <= {c.engine.split()[0] for c in checks}
+    assert all(c.ok for c in checks), [c.line() for c in checks if not c.ok]

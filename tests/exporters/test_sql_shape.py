@@ -148,16 +148,25 @@ def test_a_risk_table_of_whole_scores_is_one_array_lookup_with_the_runtime_risks
 
 
 
-def test_whole_scores_from_a_double_column_index_the_array_too(engine):
+def test_a_binary_column_stored_as_double_indexes_the_array_by_its_floor(engine):
+    """A linear term on a binary input: its 0/1 column stored as DOUBLE makes the score a
+    double, and the column may hold a fraction (0.5 adds half the points, as in the runtime),
+    so the array is read at the score's floor (SQLite's text of risks at the place's integer
+    part, the place being at least 0); a card of conditions only, whose scores are
+    whole whatever the row holds, indexes by the score as it is."""
     eng, con = engine
-    model = replace(_floor_model(), inputs=(Input("x", "binary"),))  # whole scores: no floor
-    rows = [{"x": v} for v in ("1.0", "0.0", "")]  # a 0/1 column stored as DOUBLE: the score is a double
+    model = replace(_floor_model(), inputs=(Input("x", "binary"),))
+    rows = [{"x": v} for v in ("1.0", "0.0", "", "0.5", "-0.5")]
     create_table(eng, con, rows)
     text = sql_export.render(model, dialect=eng)
-    assert "floor(" not in text
+    assert ("floor(" in text) == (eng != "sqlite")  # SQLite cuts its text of risks at CAST(place AS INTEGER)
     risk = risk_function(model.probability)
-    assert [g["probability"] for g in run_sql(eng, con, text)] == [0.45, 0.3, None] == [
+    assert [g["probability"] for g in run_sql(eng, con, text)] == [0.45, 0.3, None, 0.3, 0.1] == [
         None if score(model, r) is None else risk(score(model, r)) for r in rows]
+    cuts = replace(model, terms=(Term("x", ">=", 1, 1, "x >= 1"),))
+    assert "floor(" not in sql_export.render(cuts, dialect=eng)
+    assert [g["probability"] for g in run_sql(eng, con, sql_export.render(cuts, dialect=eng))] == [
+        None if score(cuts, r) is None else risk(score(cuts, r)) for r in rows]
 
 
 def test_a_long_risk_table_gives_the_runtime_risk_on_every_breastcancer_row(engine):

@@ -8,8 +8,8 @@ SELECT i.*,
     s."score" AS "score",
     CAST(s."score" > 8 AS INTEGER) AS "prediction"  -- NULL when the score is NULL
 FROM "input" AS i
-CROSS JOIN LATERAL (SELECT CASE WHEN (isnan(i."UniformityOfCellSize"))
-           OR (isnan(i."BareNuclei"))
+CROSS JOIN LATERAL (SELECT CASE WHEN ((typeof(i."UniformityOfCellSize") IN ('DOUBLE', 'FLOAT') AND isnan(i."UniformityOfCellSize")))
+           OR ((typeof(i."BareNuclei") IN ('DOUBLE', 'FLOAT') AND isnan(i."BareNuclei")))
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         0

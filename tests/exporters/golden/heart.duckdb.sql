@@ -8,11 +8,11 @@ SELECT i.*,
     s."score" AS "score",
     CAST(s."score" > DOUBLE '1.1' AS INTEGER) AS "prediction"  -- NULL when the score is NULL
 FROM "input" AS i
-CROSS JOIN LATERAL (SELECT CASE WHEN ((isnan(i."ExerciseSTDepression"))
-           OR (isnan(i."NumVesselsByFlourosopy")))
-           OR ((i."MaxExerciseHRTargetRatio" IS NULL OR isnan(i."MaxExerciseHRTargetRatio"))
-           OR ((i."Male" IS NULL OR isnan(i."Male"))
-           OR (isnan(i."ExerciseAngina"))))
+CROSS JOIN LATERAL (SELECT CASE WHEN (((typeof(i."ExerciseSTDepression") IN ('DOUBLE', 'FLOAT') AND isnan(i."ExerciseSTDepression")))
+           OR ((typeof(i."NumVesselsByFlourosopy") IN ('DOUBLE', 'FLOAT') AND isnan(i."NumVesselsByFlourosopy"))))
+           OR ((i."MaxExerciseHRTargetRatio" IS NULL OR (typeof(i."MaxExerciseHRTargetRatio") IN ('DOUBLE', 'FLOAT') AND isnan(i."MaxExerciseHRTargetRatio")))
+           OR ((i."Male" IS NULL OR (typeof(i."Male") IN ('DOUBLE', 'FLOAT') AND isnan(i."Male")))
+           OR ((typeof(i."ExerciseAngina") IN ('DOUBLE', 'FLOAT') AND isnan(i."ExerciseAngina")))))
     THEN NULL  -- a missing input: no score
     ELSE  -- a NULL input makes the sum NULL
         0
