@@ -1,6 +1,7 @@
 """Where `scorecard predict` spends its CPU on a plain CSV file: each stage of the pipeline run
 one after the other on one thread (pyarrow's and numpy's own work included), block by block, as
-scorecard/vectorised.py runs them in its threads. Start-up (imports, the model) is measured in a
+scorecard/vectorised.py runs them in its threads (the main thread reads, each scoring thread
+parses and scores a block of its own). Start-up (imports, the model) is measured in a
 fresh process of its own.
 
     python benchmarks/predict_stages.py DATA.csv MODEL.json [MODEL.json ...] [--repeat 3] [--write]
@@ -27,8 +28,8 @@ from scorecard.runtime import load
 from scorecard.trainer.data import csv_lines
 from scorecard.vectorised import COMMA, ONE, ZERO, BatchScorer, booleans
 
-STAGES = ["read the file (block by block, main thread)", "parse the model's columns (pyarrow CSV, main thread)",
-          "line offsets", "values and missing cells", "totals (term by term)", "score text",
+STAGES = ["read the file (block by block, main thread)",
+          "parse the model's columns, find the line ends (pyarrow CSV, numpy; scoring threads)", "line offsets", "values and missing cells", "totals (term by term)", "score text",
           "prediction text", "probability text", "join each row", "write"]
 
 

@@ -18,6 +18,8 @@ RSS (``ru_maxrss``) is that run's; the time is the fit only (the data are made f
     python benchmarks/scale.py --cli --predict-only --baseline /work/main/.venv/bin/scorecard --write
                                                # predict, and the 10^7 logistic line added to scale_cli
     python benchmarks/scale.py --cli --streaming-only --write   # the big-files section (scale_cli) alone
+    python benchmarks/scale.py --cli --predict-only --data-dir /tmp/sim --baseline ... --write
+                                               # the same, the simulated files kept in /tmp/sim and reused
 
 The command-line mode (``--cli``, issue 16) runs every command in a process of its own and
 writes two sections:
@@ -250,9 +252,11 @@ def files_main(args: argparse.Namespace) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         files = {}
         for size in sorted({n, base_n}):
-            files[size] = (os.path.join(tmp, f"sim{size}.parquet"), os.path.join(tmp, f"sim{size}.csv"))
-            write_parquet(size, files[size][0])
-            write_csv(*files[size])
+            folder = args.data_dir or tmp
+            files[size] = (os.path.join(folder, f"sim{size}.parquet"), os.path.join(folder, f"sim{size}.csv"))
+            if not (args.data_dir and all(os.path.exists(f) for f in files[size])):
+                write_parquet(size, files[size][0])
+                write_csv(*files[size])
         m = os.path.join(tmp, "m.json")
         for label, exe, size in [("ours", ours, n)] + ([("before", args.baseline, base_n)] if args.baseline else []):
             pq_run = cli_train(exe, files[size][0], size, m)
@@ -404,6 +408,8 @@ def main() -> None:
     parser.add_argument("--predict-only", action="store_true",
                         help="--cli: predict (and the Parquet training it needs) and the 10^7 logistic line only; "
                              "that line is added to the scale_cli section as a rerun, not replacing it")
+    parser.add_argument("--data-dir", help="--cli: keep the simulated Parquet and CSV files in this folder and "
+                                           "reuse them when there (the 10^7-row CSV takes minutes to write)")
     parser.add_argument("--streaming-only", action="store_true",
                         help="--cli: the big-files section (scale_cli) only, not train/predict on files (scale-cli)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

@@ -22,9 +22,10 @@ vendor; this module gives exactly its output, byte for byte, at millions of rows
   runtime's message, after the rows before it, as the runtime does.
 
 Memory is bounded by the batch (trainer/data/csv_lines.py's blocks, columnar.py's Parquet
-batches), not the file. Both cores work: the main thread reads and parses a block while
-``WORKERS`` threads score and format the blocks before it (numpy and pyarrow release the GIL),
-and the per-batch Python work is a fixed number of calls. No Python object goes through
+batches), not the file. Both cores work: the main thread only reads the file and cuts it at
+line ends, and ``WORKERS`` threads each parse, score and format a block of their own (numpy
+and pyarrow release the GIL), the output written in file order; the per-batch Python work is
+a fixed number of calls. No Python object goes through
 pyarrow's conversion (trainer/data/arrow_values.py): its first one imports pandas.
 """
 from __future__ import annotations
@@ -35,7 +36,8 @@ import io
 import os
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Iterator, TextIO
+from dataclasses import dataclass
+from typing import Callable, Iterator, TextIO
 
 import numpy as np
 import pyarrow as pa
@@ -48,8 +50,8 @@ from scorecard.runtime.score import EXACT, WHITESPACE, format_number
 from scorecard.runtime.table import ScoredTable, added_columns
 from scorecard.trainer.data.arrow_values import booleans, numbers, text, texts as as_texts
 from scorecard.trainer.data.arrow_values import to_numpy as _np
-from scorecard.trainer.data.columnar import is_parquet, text_batches
-from scorecard.trainer.data.csv_lines import LineBatch, line_batches
+from scorecard.trainer.data.columnar import ArrowRefused, is_parquet, runtime_batches_after, text_batches
+from scorecard.trainer.data.csv_lines import Block, LineBatch, line_blocks
 from scorecard.trainer.vectorised import Column, policy_column, totals
 
 #: ``runtime.score.NUMBER`` without its surrounding whitespace (cells are trimmed first), in
@@ -318,52 +320,92 @@ def score_file(model: Model, path: str, outfile: TextIO, source: str | None = No
     score, prediction (and probability) to ``outfile``, as ``runtime.table.score_csv`` does;
     ``explain`` K > 0 adds its reason codes, computed row by row by the runtime (runtime/explain.py).
     A CSV file's rows are written back from their own text where that is what ``csv.writer``
-    writes (trainer/data/csv_lines.py)."""
+    writes (trainer/data/csv_lines.py). A CSV block is parsed in the thread that scores it
+    (:func:`_in_order`); from a block pyarrow refuses on, the runtime's reader reads the rest."""
     source = source or path
     added = added_columns(model) + (reason_columns(check_k(explain)) if explain else ())
     used = [inp.name for inp in model.used_inputs]
     if is_parquet(path):
         header, parquet, locate = text_batches(path, source, added)
-        batches: Iterator[LineBatch] = (LineBatch(batch) for batch in parquet)
+        items: Iterator[Block | LineBatch] = (LineBatch(batch) for batch in parquet)
     else:
         # numbers read as float64 where they can be; --explain reads each row's cells as text
         numbers = frozenset() if explain else frozenset(i.name for i in model.used_inputs if i.type != "categorical")
-        header, batches, locate = line_batches(path, source, added, used, numbers)
+        header, items, locate = line_blocks(path, source, added, used, numbers)
     missing = [name for name in used if name not in header]
     if missing:
         raise RowError(f"{source}: the model needs column {missing[0]!r}, which the data lacks")
     out = _Output(outfile, header + list(added))
     scorer = BatchScorer(model)
     done = ScoredTable(rows=0, unscored=0)
-    ahead: deque[tuple[LineBatch, Future]] = deque()  # batches being scored, in file order
-
-    def settle() -> None:
-        """Write the oldest batch in flight (or the rows before the one it refuses)."""
-        nonlocal done
-        batch, future = ahead.popleft()
-        try:
-            rows, unscored = future.result()
-        except RowRefused as refused:
-            ahead.clear()  # nothing after it is written
-            if refused.row:  # the rows before it are written, as the runtime writes them
-                out.rows(_render(scorer, batch.slice(refused.row), explain)[0])
-            raise RowError(f"{source}: {locate(done.rows + refused.row)}: {refused.message}") from None
-        out.rows(rows)
-        done = ScoredTable(rows=done.rows + batch.num_rows, unscored=done.unscored + unscored)
-
     try:
         with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-            try:
-                for batch in batches:
-                    ahead.append((batch, pool.submit(_render, scorer, batch, explain)))
-                    if len(ahead) > WORKERS:
-                        settle()
-            finally:  # also when the reader stops at a row it refuses: the rows before it first
-                while ahead:
-                    settle()
+            while True:
+                try:
+                    for result in _in_order(pool, items, lambda item: _work(scorer, item, explain)):
+                        if result.rows is not None:
+                            out.rows(result.rows)
+                        if result.refused is not None:  # the rows before it are written, as the runtime writes them
+                            raise RowError(f"{source}: {locate(done.rows + result.refused.row)}: {result.refused.message}")
+                        done = ScoredTable(rows=done.rows + result.count, unscored=done.unscored + result.unscored)
+                    break
+                except ArrowRefused:  # the rows after those written, from the runtime's reader (which never refuses)
+                    items = (LineBatch(batch) for batch in runtime_batches_after(path, source, added, done.rows))
     finally:
         out.end()
     return done
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A batch scored: its output rows (each ``"\\n" + row``; None for none), how many rows of
+    the file it holds and how many of them got no score; ``refused`` the runtime's refusal of
+    the row after them (the batch's others are not written), or None."""
+
+    rows: pa.Array | None
+    count: int
+    unscored: int
+    refused: RowRefused | None = None
+
+
+def _in_order(pool: ThreadPoolExecutor, items: Iterator, work: Callable) -> Iterator:
+    """``work(item)`` of every item, computed in ``pool`` up to WORKERS items ahead and given
+    in the items' order. An error of ``work`` comes out at its item's turn; an error of the
+    items themselves (ArrowRefused, the runtime reader's RowError) after the results of the
+    items before it. Work not yet given is cancelled when the caller stops."""
+    ahead: deque[Future] = deque()
+    items = iter(items)
+    try:
+        while True:
+            try:
+                item = next(items)
+            except StopIteration:
+                break
+            except Exception:  # the reader stops here: the items before it first
+                while ahead:
+                    yield ahead.popleft().result()
+                raise
+            ahead.append(pool.submit(work, item))
+            if len(ahead) > WORKERS:
+                yield ahead.popleft().result()
+        while ahead:
+            yield ahead.popleft().result()
+    finally:
+        for future in ahead:
+            future.cancel()
+
+
+def _work(scorer: BatchScorer, item: Block | LineBatch, explain: int) -> Rendered:
+    """One block or batch parsed (raises ArrowRefused where pyarrow refuses it) and scored."""
+    batch = item.parse()
+    if not batch.num_rows:
+        return Rendered(None, 0, 0)
+    try:
+        rows, unscored = _render(scorer, batch, explain)
+    except RowRefused as refused:
+        before = _render(scorer, batch.slice(refused.row), explain)[0] if refused.row else None
+        return Rendered(before, refused.row, 0, refused)
+    return Rendered(rows, batch.num_rows, unscored)
 
 
 def _render(scorer: BatchScorer, item: LineBatch, explain: int = 0) -> tuple[pa.Array, int]:

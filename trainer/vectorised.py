@@ -57,12 +57,19 @@ def policy_column(model: Model, name: str, missing: np.ndarray, number: np.ndarr
 
 def totals(model: Model, columns: dict[str, Column], n: int) -> tuple[np.ndarray, np.ndarray]:
     """(score, is_float): the runtime's score of every row (the points total, added from 0 in
-    term order) as a double, and whether the runtime holds it as a float (else an int)."""
+    term order) as a double, and whether the runtime holds it as a float (else an int). The
+    thresholds of one input are added together (:class:`Steps`) where every term adds an int."""
     total = np.zeros(n)  # +0.0: a sum from it is never -0.0, so adding 0.0 or nothing is the same
     is_float = np.zeros(n, dtype=bool)
+    steps = Steps.of(model)
     for term in model.terms:
         column = columns[term.input]
         points = term.points
+        step = steps.get(term.input)
+        if step is not None and term.op in THRESHOLDS and column.text is None:
+            if term is step.first:
+                np.add(total, step.points(column.number), out=total, where=column.known)
+            continue
         if term.op == "linear":
             np.add(total, float(points) * column.number, out=total, where=column.known)
             is_float |= isinstance(points, float) | ~column.integral
@@ -72,6 +79,66 @@ def totals(model: Model, columns: dict[str, Column], n: int) -> tuple[np.ndarray
         if isinstance(points, float):
             is_float |= on
     return total, is_float
+
+
+THRESHOLDS = (">=", "<")
+#: Up to this many cut-offs on one input, a value's step is counted by comparisons.
+FEW_CUTOFFS = 16
+
+
+@dataclass(frozen=True)
+class Steps:
+    """The points of the ``>=`` and ``<`` terms on one numeric input, as a step function of its
+    value: ``table[k]`` is what they add for a value with ``k`` of the sorted ``cutoffs`` at or
+    below it (one ``searchsorted`` a row instead of two passes a term).
+
+    Only where every term of the model adds an int (no linear term, no float points): the
+    runtime's partial sums are then integers within 2^53 (runtime/model.py's ``_check_exact``),
+    so adding one input's points together, out of term order, gives the same exact total."""
+
+    first: Term
+    cutoffs: np.ndarray
+    table: np.ndarray
+
+    def points(self, x: np.ndarray) -> np.ndarray:
+        """What the input's thresholds add for each value ``x`` (known ones; NaN never comes).
+        ``k`` is counted with one comparison a cut-off where they are few (a third of the
+        instructions of a binary search, by valgrind), else found by ``searchsorted``."""
+        if len(self.cutoffs) > FEW_CUTOFFS:
+            return self.table[np.searchsorted(self.cutoffs, x, side="right")]
+        k = np.zeros(len(x), dtype=np.uint8)
+        at_or_above = np.empty(len(x), dtype=bool)
+        for cutoff in self.cutoffs:
+            np.greater_equal(x, cutoff, out=at_or_above)
+            k += at_or_above.view(np.uint8)
+        return self.table.take(k)
+
+    @staticmethod
+    def of(model: Model) -> dict[str, Steps]:
+        """The inputs with two or more thresholds and their steps (none unless every term adds an
+        int); the input's other terms (``missing``, ``==``) are added one by one."""
+        if any(t.op == "linear" or isinstance(t.points, float) for t in model.terms):
+            return {}
+        out: dict[str, Steps] = {}
+        for name in {t.input for t in model.terms}:
+            terms = [t for t in model.terms if t.input == name and t.op in THRESHOLDS]
+            if len(terms) < 2 or not all(_exact_number(t.value) for t in terms):
+                continue
+            cutoffs = np.unique(np.array([float(t.value) for t in terms]))
+            table = np.zeros(len(cutoffs) + 1)
+            for t in terms:
+                rank = int(np.searchsorted(cutoffs, float(t.value)))
+                if t.op == ">=":  # met when value >= cut-off: k > rank
+                    table[rank + 1:] += t.points
+                else:  # met when value < cut-off: k <= rank
+                    table[:rank + 1] += t.points
+            out[name] = Steps(terms[0], cutoffs, table)
+        return out
+
+
+def _exact_number(value: object) -> bool:
+    """A threshold a double holds exactly (an int or a float; not text, not a bool)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and float(value) == value
 
 
 def met(term: Term, column: Column) -> np.ndarray:

@@ -290,3 +290,62 @@ def test_probabilities_written_once_per_whole_score_are_the_runtimes(monkeypatch
         for probability in ({"method": "logistic", "scale": 0.7, "center": 1},
                             {"method": "table", "table": [{"score": -1, "risk": 1e-5}, {"score": 2, "risk": 0.9}]}):
             same(with_probability(make(), probability), DATASETS / data)
+
+
+@pytest.mark.parametrize("block", [16, 40, 64, 100, 1 << 24])
+def test_a_block_cut_near_a_quoted_cell_holding_line_breaks_reads_as_the_runtime_reads_it(tmp_path, monkeypatch, block):
+    """The thread reading the file cuts it at line ends without knowing where rows end: from
+    the first block with a double quote on, pyarrow's reader reads the rest, whatever line of
+    the quoted cell the cut falls on, and the blocks before it are parsed in the scoring threads."""
+    monkeypatch.setattr(csv_lines, "RAW_BLOCK", block)
+    rows = [[str(k % 9), "red" if k % 2 else "blue", f"id{k}"] for k in range(60)]
+    rows[23][2] = 'a "quoted"\nnote\n,over three lines'
+    rows[41][1] = "red\nor blue"
+    same(float_model(), write_csv(tmp_path / "q.csv", ["a", "c", "id"], [[r[0], "5", r[1], r[2]] for r in rows]))
+
+
+@pytest.mark.parametrize("bad, where, written", [("3,4,blue\n", "line 152", 151), ("x,4,blue,y\n", "line 152", 151),
+                                                 ("3,4,blue,\xff\n", "byte 2083", 0)])
+def test_a_block_refused_in_the_middle_of_the_file_gives_the_runtimes_rows_and_error(tmp_path, monkeypatch, bad, where,
+                                                                                      written):
+    """Blocks are parsed in the scoring threads, several at once: one pyarrow refuses (a ragged
+    row; bytes that are not UTF-8, which the runtime refuses before any row) or with a value the
+    runtime refuses, in the middle of the file, gives the runtime's rows before it and its
+    message; nothing of the blocks after it."""
+    monkeypatch.setattr(csv_lines, "RAW_BLOCK", 64)
+    lines = [f"{k % 7},{k % 3},{'red' if k % 2 else 'blue'},id{k}\n" for k in range(300)]
+    path = tmp_path / "mid.csv"
+    path.write_bytes(("a,b,c,id\n" + "".join(lines[:150]) + bad + "".join(lines[150:])).encode("utf-8")
+                     .replace("\xff".encode("utf-8"), b"\xff"))
+    vectorised, runtime = both(float_model(), path)
+    assert vectorised == runtime and where in runtime[1]
+    assert vectorised[0].count("\n") == written
+
+
+def test_a_refused_block_leaves_no_output_file_and_a_one_line_error(cli, tmp_path, monkeypatch):
+    """``predict -o``: a block pyarrow refuses in the middle of the file stops the command with
+    the runtime's one-line message and exit code 2, and no output file (none half-written)."""
+    monkeypatch.setattr(csv_lines, "RAW_BLOCK", 64)
+    model = tmp_path / "m.json"
+    model.write_text(dumps(float_model()))
+    lines = [f"{k % 7},{k % 3},red,id{k}\n" for k in range(200)]
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,c,id\n" + "".join(lines[:120]) + "1,2\n" + "".join(lines[120:]))
+    run = cli("predict", model, data, "-o", tmp_path / "out.csv")
+    assert run.code == 2 and run.err.count("\n") == 1 and "line 122" in run.err and "Traceback" not in run.err
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_tiny_huge_and_negative_zero_values_give_the_runtimes_floats(tmp_path, monkeypatch):
+    """Probabilities of every layout repr has (1e-05.., e-07, e-300, 1.0, 0.0), float scores
+    around them, -0.0 read as a value, and a risk table: the runtime's bytes."""
+    monkeypatch.setattr(csv_lines, "RAW_BLOCK", 64)
+    model = Model("linear", Target("y", 1), (Input("a", "numeric"),), (Term("a", "linear", None, 1.5, "a"),), 0,
+                  probability={"method": "logistic", "scale": 1.0})
+    cells = ["-0.0", "0", "-0", "-7.2", "-11.6", "-15", "-20.1", "-460", "-700", "-1e300", "1e300", "40", "700",
+             "2e-320", "-3e-7", "1e16", "123456789012.5", "0.1"]
+    path = write_csv(tmp_path / "t.csv", ["a"], [[c] for c in cells * 3])
+    output = same(model, path)
+    assert "e-05" in output and "e-07" in output and ",1.0\n" in output
+    same(with_probability(model, {"method": "table", "table": [{"score": -1, "risk": 1e-7}, {"score": 0, "risk": 2.5e-5},
+                                                               {"score": 3, "risk": 1.0}]}), path)

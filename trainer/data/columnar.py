@@ -246,13 +246,19 @@ def with_runtime_reader(batches: Iterator, path: str, source: str, added: tuple[
             yield batch
             done += batch.num_rows
     except ArrowRefused:
-        for batch in _runtime_csv_batches(path, source, added):
-            if done:  # the rows already given: skip them
-                cut = min(done, batch.num_rows)
-                done -= cut
-                batch = batch.slice(cut)
-            if batch.num_rows:
-                yield batch
+        yield from runtime_batches_after(path, source, added, done)
+
+
+def runtime_batches_after(path: str, source: str, added: tuple[str, ...], done: int) -> Iterator[pa.RecordBatch]:
+    """The file's rows after its first ``done`` from the runtime's reader (its errors and
+    messages): where a reader continues once pyarrow refused the rest of the file."""
+    for batch in _runtime_csv_batches(path, source, added):
+        if done:  # the rows already given: skip them
+            cut = min(done, batch.num_rows)
+            done -= cut
+            batch = batch.slice(cut)
+        if batch.num_rows:
+            yield batch
 
 
 def _check_names(header: list[str], source: str, added: tuple[str, ...]) -> None:

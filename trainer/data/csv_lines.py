@@ -37,39 +37,63 @@ import pyarrow.csv as pa_csv
 from .columnar import ArrowRefused, _arrow_csv_batches, _csv_options, csv_header, csv_line, with_runtime_reader
 
 #: Bytes read at once: a batch is the rows of one block (a row longer than this is read whole).
-#: pyarrow parses a block on one thread (the caller's): ``predict`` scores the blocks before it
-#: on the other core meanwhile, and one thread costs a quarter less CPU than pyarrow's threads.
-RAW_BLOCK = 1 << 24
+#: pyarrow parses a block on one thread (``predict``'s scoring thread; one thread costs a quarter
+#: less CPU than pyarrow's threads), each core a block of its own. 4 MB (about 75,000 rows of
+#: six numbers) keeps a block's columns within a core's 4 MB L2 cache, and the last block, which
+#: one core scores alone, short; 16 MB cost the same CPU or up to 5 % more (medians of 5 at load 8).
+RAW_BLOCK = 1 << 22
 
 
 @dataclass(frozen=True)
 class LineBatch:
     """Rows of a CSV file: ``batch`` the text of its columns (only those asked for where
     ``block`` is given), ``block`` the rows' lines as read, each ``"\\n" + line`` (see
-    :meth:`lines`), or None when the rows' text must be written cell by cell."""
+    :meth:`lines`), or None when the rows' text must be written cell by cell; ``breaks`` the
+    positions of the block's line breaks (one a row), where already found."""
 
     batch: pa.RecordBatch
     block: bytes | bytearray | None = None
+    breaks: np.ndarray | None = None
 
     @property
     def num_rows(self) -> int:
         return self.batch.num_rows
 
+    def parse(self) -> LineBatch:
+        """Itself: already parsed (see :class:`Block`)."""
+        return self
+
     def lines(self) -> pa.Array | None:
-        """Each row's ``"\\n" + line`` as a string array over the block's bytes (no copy); found
-        here, in the thread that scores the batch, not in the one that reads the file."""
+        """Each row's ``"\\n" + line`` as a string array over the block's bytes (no copy)."""
         if self.block is None:
             return None
-        breaks = np.flatnonzero(np.frombuffer(self.block, dtype=np.uint8) == ord("\n"))
+        breaks = _breaks(self.block) if self.breaks is None else self.breaks
         offsets = np.append(breaks, len(self.block)).astype(np.int32)
         return pa.StringArray.from_buffers(len(breaks), pa.py_buffer(offsets), pa.py_buffer(self.block))
 
     def slice(self, length: int) -> LineBatch:
         """The first ``length`` rows."""
         if self.block is None or length == self.num_rows:
-            return LineBatch(self.batch.slice(0, length), self.block)
-        cut = int(np.flatnonzero(np.frombuffer(self.block, dtype=np.uint8) == ord("\n"))[length])
-        return LineBatch(self.batch.slice(0, length), self.block[:cut])
+            return LineBatch(self.batch.slice(0, length), self.block, self.breaks)
+        breaks = _breaks(self.block) if self.breaks is None else self.breaks
+        return LineBatch(self.batch.slice(0, length), self.block[:int(breaks[length])], breaks[:length])
+
+
+@dataclass(frozen=True)
+class Block:
+    """Lines of a CSV file cut at line ends but not parsed yet, each ``"\\n" + line``: parsed
+    by :meth:`parse` in the thread that scores them, so that the thread reading the file only
+    reads (``predict``'s two cores both parse). ``parse`` raises ArrowRefused where pyarrow
+    refuses the block: the caller reads the file from there with the runtime's reader
+    (``columnar.runtime_batches_after``)."""
+
+    data: bytearray
+    header: list[str]
+    columns: list[str]
+    numbers: frozenset[str]
+
+    def parse(self) -> LineBatch:
+        return _parse(self.data, self.header, self.columns, self.numbers)
 
 
 def line_batches(path: str, source: str, added: tuple[str, ...], columns: list[str], numbers: frozenset[str] = frozenset()
@@ -78,13 +102,23 @@ def line_batches(path: str, source: str, added: tuple[str, ...], columns: list[s
     it (same header checks, rows, errors and messages), each batch a :class:`LineBatch`;
     where it has lines, only ``columns`` are parsed, those of ``numbers`` as float64 where the
     block's cells allow it (see the module's docstring)."""
+    header, blocks, locate = line_blocks(path, source, added, columns, numbers)
+    parsed = (batch for batch in (block.parse() for block in blocks) if batch.num_rows)
+    rows = with_runtime_reader(parsed, path, source, added)
+    return header, (b if isinstance(b, LineBatch) else LineBatch(b) for b in rows), locate
+
+
+def line_blocks(path: str, source: str, added: tuple[str, ...], columns: list[str], numbers: frozenset[str] = frozenset()
+                ) -> tuple[list[str], Iterator[Block | LineBatch], Callable[[int], str]]:
+    """As :func:`line_batches`, with the plain stretches of the file as :class:`Block` s left
+    to parse (a block may hold no row) and without the fallback: ArrowRefused comes out of the
+    iteration or out of a block's ``parse``, and the caller reads the rest of the file with
+    ``columnar.runtime_batches_after`` (scorecard/vectorised.py parses in its scoring threads)."""
     header = csv_header(path, source, added)
-    rows = with_runtime_reader(_blocks(path, header, columns, numbers), path, source, added)
-    batches = (b if isinstance(b, LineBatch) else LineBatch(b) for b in rows)
-    return header, batches, lambda k: f"line {csv_line(path, k)}"
+    return header, _blocks(path, header, columns, numbers), lambda k: f"line {csv_line(path, k)}"
 
 
-def _blocks(path: str, header: list[str], columns: list[str], numbers: frozenset[str]) -> Iterator[LineBatch]:
+def _blocks(path: str, header: list[str], columns: list[str], numbers: frozenset[str]) -> Iterator[Block | LineBatch]:
     """The file after its header, block by block (see the module's docstring)."""
     with open(path, "rb") as fh:
         first = fh.readline()
@@ -102,14 +136,12 @@ def _blocks(path: str, header: list[str], columns: list[str], numbers: frozenset
                 continue
             pending = bytes(data[cut:])
             del data[cut:]  # the block: its rows, each "\n" + line
-            block = data
-            if b'"' in block:  # quoted cells from here on: pyarrow's reader for the rest
+            if b'"' in data:  # quoted cells from here on: pyarrow's reader for the rest
                 yield from (LineBatch(b) for b in _arrow_csv_batches(path, header, position))
                 return
-            item = _parse(block, header, columns, numbers)
-            if item.num_rows:
-                yield item
-            position += len(block)
+            if len(data) > 1:  # more than the file's last line break
+                yield Block(data, header, columns, numbers)
+            position += len(data)
             if not more:
                 return
 
@@ -135,10 +167,15 @@ def _parse(block: bytes | bytearray, header: list[str], columns: list[str], numb
     batch = _read_numbers(block, header, columns, numbers) if numbers else None
     if batch is None:
         batch = _read(block, header, columns)
-    breaks = np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
-    if breaks != batch.num_rows:  # a blank line (pyarrow skips it), or not one row per line: the general way
+    breaks = _breaks(block)
+    if len(breaks) != batch.num_rows:  # a blank line (pyarrow skips it), or not one row per line: the general way
         return LineBatch(_read(block, header))
-    return LineBatch(batch, block)
+    return LineBatch(batch, block, breaks)
+
+
+def _breaks(block: bytes | bytearray) -> np.ndarray:
+    """The positions of the block's line breaks."""
+    return np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
 
 
 def _read(block: bytes | bytearray, header: list[str], columns: list[str] | None = None) -> pa.RecordBatch:
