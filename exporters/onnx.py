@@ -347,7 +347,7 @@ def build(model: Model, onnx_input: str = "columns", explain: int | None = None)
         if explain is not None:  # each term's points, for the reasons, from the matrix's columns
             parts = _ordered_total(g, model, _split(g, model, matrix, columns), matrix, None)[1]
     if onnx_input == "columns" or not predicted:
-        _prediction(g, model, total, onnx_input == "matrix" and _whole_scores(model), "prediction")
+        _prediction(g, model, total, onnx_input == "matrix" and model.whole_scores, "prediction")
     if model.probability is not None:
         if model.probability["method"] == "logistic":
             _logistic(g, total, model.probability["scale"], model.probability.get("center", 0))
@@ -446,14 +446,6 @@ def _ordered_total(g: Graph, model: Model, x: dict[str, str], rows_of: str,
 
 def _integral(value: object) -> bool:
     return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-
-
-def _whole_scores(model: Model) -> bool:
-    """Whether every score is a whole number (or NaN): whole-number points and no linear term,
-    whose values may be fractions. Such a score and the floor of the threshold lie within
-    2^53 of each other (the model's bound on |intercept| + sum of |points|), so their
-    difference is exact."""
-    return all(_integral(t.points) for t in model.terms) and not any(t.op == "linear" for t in model.terms)
 
 
 def _step(t: float, scale: float = 1.0) -> bool:

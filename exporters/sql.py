@@ -340,14 +340,10 @@ def _text_array(d: Dialect, table: list[dict], total: str) -> str:
 def _integral(model: Model) -> bool:
     """Whether every score of a row of whole numbers is a whole number: whole points, linear
     terms only on binary inputs (whose columns hold 0 and 1, but may hold any number: the
-    runtime reads 0.95 as 0.95, see :func:`_whole`)."""
+    runtime reads 0.95 as 0.95, see ``Model.whole_scores``)."""
     return all(isinstance(t.points, int) for t in model.terms) and all(
         model.input(t.input).type == "binary" for t in model.terms if t.op == "linear")
 
-
-def _whole(model: Model) -> bool:
-    """Whether every score is a whole number whatever the row holds: whole points, no linear term."""
-    return all(isinstance(t.points, int) for t in model.terms) and not any(t.op == "linear" for t in model.terms)
 
 
 #: The largest whole score a dialect's ``one_row`` carries exactly: SQLite writes a number as
@@ -375,7 +371,7 @@ def _once_join(model: Model, d: Dialect, score: str) -> tuple[str, str]:
     computed again where it did not (also for a row with no score, whose sum is NULL again)."""
     value = f'{SCORED}.{d.ident("value")}'
     row = d.one_row.format(score=score)  # type: ignore[union-attr]
-    if _whole(model):
+    if model.whole_scores:
         return f"LEFT JOIN {row} AS {SCORED} ON TRUE", value
     return (f"LEFT JOIN {row} AS {SCORED} ON {d.one_row_exact.format(row=SCORED)}",
             f"coalesce({value}, {score})")
@@ -388,7 +384,7 @@ def probability_expression(model: Model, d: Dialect, total: str) -> str | None:
         return None
     if probability["method"] == "logistic":
         return _logistic(d, probability["scale"], probability.get("center", 0), total)
-    return _table(d, probability["table"], total, _whole(model))
+    return _table(d, probability["table"], total, model.whole_scores)
 
 
 def _policy(model: Model, d: Dialect) -> str:

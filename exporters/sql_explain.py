@@ -133,8 +133,7 @@ def _in_array(model: Model, d: Dialect, a: ReasonArray, names: list[str], k: int
               unscorable: str | None) -> tuple[list[tuple[str, str]], list[str]]:
     """The reason columns read from a sorted array of the row's terms (``a``, the dialect's
     ``reason_array``), and the join that holds the array where the dialect has ``LATERAL``."""
-    whole = all(t.op != "linear" and isinstance(t.points, int) for t in model.terms)
-    typed = [a.points.format(c=c, type=a.types[0 if whole else 1]) for c in points]
+    typed = [a.points.format(c=c, type=a.types[0 if model.whole_scores else 1]) for c in points]
     items = ", ".join(a.item.format(i=j, r=d.string(text), c=c)
                       for j, (text, c) in enumerate(zip(reason_texts(model), typed), start=1))
     ranked = a.ranked.format(items=items)

@@ -221,6 +221,14 @@ class Model:
         return tuple(i for i in self.used_inputs if i.name not in imputed)
 
     @property
+    def whole_scores(self) -> bool:
+        """Whether every score is a whole number whatever a row holds: every term adds int
+        points and none is ``linear`` (its input may hold a fraction, which the runtime reads as
+        it is, 0.95 of the points). Exports index a risk table by such a score, and compare it
+        with the threshold, without a floor."""
+        return all(isinstance(t.points, int) and t.op != "linear" for t in self.terms)
+
+    @property
     def threshold(self) -> Number:
         """Predict positive when the score (the points total, no intercept) exceeds this
         number: ``-intercept``, the one number the card states."""

@@ -2,6 +2,8 @@
 missing values never a silent 0."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from scorecard.runtime import Input, Model, ModelError, RowError, Target, Term, predict, score
 
@@ -108,3 +110,15 @@ def test_an_unknown_row_has_no_value():
     with pytest.raises(ModelError, match=r"terms\[0\]\.value: must be null for a 'missing' term"):
         Model(kind="linear", target=Target("y", 1), inputs=(Input("a", "numeric"),),
               terms=(Term("a", "missing", 0, 2, ""),), intercept=0, missing="unmet")
+
+
+def test_whole_scores_only_when_no_row_can_make_a_fraction():
+    """A card of int points on conditions always scores a whole number; a linear term may read
+    0.95 from a binary column (its score then holds a fraction), and a float point is a double."""
+    binary = (Input("smoker", "binary"), Input("age", "numeric"))
+    card = Model(kind="linear", target=Target("y", 1), inputs=binary,
+                 terms=(Term("smoker", "==", 1, 2, "smoker"), Term("age", ">=", 60, 3, "age >= 60")), intercept=-2)
+    assert card.whole_scores
+    linear = replace(card, terms=(Term("smoker", "linear", None, 2, "smoker"),) + card.terms[1:])
+    assert not linear.whole_scores and score(linear, {"smoker": 0.95, "age": 70}) == 2 * 0.95 + 3
+    assert not replace(card, terms=(replace(card.terms[0], points=2.5),) + card.terms[1:]).whole_scores
