@@ -86,11 +86,11 @@ def _training_lines(t: Training, defaults: Mapping[str, Any] | None = None) -> l
     return ["HOW IT WAS TRAINED"] + [f"  {name:<12} {visible(value)}" for name, value in fields]
 
 
-def _selection_lines(t: Training) -> list[str]:
-    """The ``--c0 auto`` candidates: mean test error +- its standard error, size, train error;
+def selection_lines(s: Mapping[str, Any]) -> list[str]:
+    """The ``--c0 auto`` candidates of a selection (the model file's ``training.selection``;
+    ``show`` and ``cv`` print them): mean test error +- its standard error, size, train error;
     the chosen one marked. A candidate is a C0 of the 0-1 grid, or ("logistic k") the
     logistic-loss card of k items."""
-    s = t.selection or {}
     grid = s.get("grid", [])
     logistic = any(point.get("loss") == "logistic" for point in grid)
 
@@ -138,7 +138,7 @@ def render_text(model: Model, defaults: Mapping[str, Any] | None = None) -> str:
     if model.training is not None:
         blocks.append(_training_lines(model.training, defaults))
         if model.training.selection:
-            blocks.append(_selection_lines(model.training))
+            blocks.append(selection_lines(model.training.selection or {}))
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
 

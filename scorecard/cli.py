@@ -529,10 +529,18 @@ def cv(data: Data, options: dict,
        output: Annotated[Optional[str], typer.Option("-o", "--output", help="Also write the table as CSV.")] = None,
        plot: Annotated[Optional[str], typer.Option("--plot", help="Draw error against model size as SVG.")] = None,
        ) -> None:
-    """Stratified K-fold cross-validation: train/test error, size, time, status and gap per fold."""
+    """Stratified K-fold cross-validation: train/test error, size, time, status and gap per fold.
+
+    Under --c0 auto without --c0-grid (the default) the candidates are those train's --c0 auto
+    compares (trainer/select.py: the C0 grid and, for plain SLIM, the logistic-loss cards), and
+    the recommendation is the card it would choose on these folds."""
+    from functools import partial
+
     from scorecard import crossval
+    from scorecard.exporters.text import selection_lines
     from scorecard.live import LiveProgress
     from scorecard.svgplot import error_vs_size
+    from scorecard.trainer.select import choose_c0
     from scorecard.trainer.train import train as fit
 
     _check_paths([data, options.get("config")], [("-o", output), ("--plot", plot)])
@@ -543,7 +551,6 @@ def cv(data: Data, options: dict,
         cfg.with_options(c0=value)  # refuse a bad grid value before any solving
     labeled = _load_data(data, target_name, positive_value, cfg)
     crossval.stratified_folds(labeled.y, folds, cfg.seed)
-    grid = grid or crossval.c0_grid(len(labeled.y))  # --c0 auto (the default): the grid auto compares
 
     widths = (8, 5, 12, 11, 5, 8, 12, 8)
     print(" ".join(f"{name:>{w}}" for name, w in zip(crossval.COLUMNS, widths)))
@@ -554,25 +561,37 @@ def cv(data: Data, options: dict,
         print(" ".join(f"{crossval.cell(getattr(row, name)):>{w}}" for name, w in zip(crossval.COLUMNS, widths)),
               flush=True)
 
+    fold_fit = partial(fit, warn=lambda message: None)  # a fold's model is not the user's
+    selection = None
     try:
-        results = crossval.run(labeled, cfg, folds, grid, fit, InfeasibleError, on_result=show_row, progress=live,
-                               deadline=deadline, warn=lambda message: None)  # a fold's model is not the user's
+        if grid:
+            results = crossval.run(labeled, cfg, folds, grid, fold_fit, InfeasibleError, on_result=show_row,
+                                   progress=live, deadline=deadline)
+        else:  # --c0 auto: what train's --c0 auto compares, on these folds
+            selection = choose_c0(labeled, cfg, deadline, live, fit=fold_fit, folds=folds, on_result=show_row)
+            results = list(selection.results)
     finally:
         live.close()
     totals = [r for r in results if r.fold == "all" and r.size is not None]
-    if not totals:
+    points = crossval.grid_points(results) if selection is None else list(selection.points)
+    if not points and not totals:
         raise InfeasibleError("no fold found a model within the constraints")
     if output:
         with atomic_output(output) as fh:
             fh.write(",".join(crossval.COLUMNS) + "\n")
             for row in results:
                 fh.write(",".join(crossval.cell(getattr(row, name)) for name in crossval.COLUMNS) + "\n")
-    best = crossval.one_standard_error(crossval.grid_points(results))
+    if selection is not None and any(p.loss != crossval.ZERO_ONE for p in points):
+        print()
+        print("\n".join(selection_lines(selection.record())))
+    best = crossval.one_standard_error(points)
     if best is not None:
-        print(f"recommended: C0 = {best.c0:g}, the smallest model (mean size {best.size:g}) whose mean test "
+        card = f"C0 = {best.c0:g}" if best.loss == crossval.ZERO_ONE else f"the logistic-loss card of {best.items} items"
+        how = ("train with --c0 auto, the default, to get it" if best.loss != crossval.ZERO_ONE
+               else f"train with --c0 {best.c0:g}" + (", or --c0 auto to choose it again" if selection else ""))
+        print(f"recommended: {card}, the smallest model (mean size {best.size:g}) whose mean test "
               f"error ({100 * best.test_error:.1f}%) is within one standard error of the best "
-              f"among cards of at most {crossval.CARD_ITEMS} items when there are any "
-              f"(train with --c0 {best.c0:g}, or --c0 auto to choose it again)")
+              f"among cards of at most {crossval.CARD_ITEMS} items when there are any ({how})")
     if plot:
         series = {kind: [(r.size, getattr(r, f"{kind}_error"), f"C0 = {r.c0:g}") for r in totals]
                   for kind in ("test", "train")}

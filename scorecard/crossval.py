@@ -22,6 +22,7 @@ from scorecard.trainer.folds import (  # noqa: F401  (the cv command's names, re
     run,
     stratified_folds,
     summarize,
+    ZERO_ONE,
 )
 
 

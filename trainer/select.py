@@ -60,12 +60,12 @@ class Selection:
         return out | {"loss": self.loss, "items": self.items}
 
 
-def folds_for(n_smaller: int) -> int:
-    """K: FOLDS, or fewer when the smaller class has fewer rows (ConfigError below 2)."""
+def folds_for(n_smaller: int, folds: int = FOLDS) -> int:
+    """K: ``folds``, or fewer when the smaller class has fewer rows (ConfigError below 2)."""
     if n_smaller < 2:
         raise ConfigError(f"--c0: 'auto' is not valid here; the smaller class has {n_smaller} row(s), too few "
                           "to cross-validate; use a number (e.g. --c0 0.01)")
-    return min(FOLDS, n_smaller)
+    return min(folds, n_smaller)
 
 
 def middle_out(grid: tuple[float, ...]) -> tuple[float, ...]:
@@ -84,15 +84,17 @@ def middle_out(grid: tuple[float, ...]) -> tuple[float, ...]:
 
 
 def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progress: Optional[Callable] = None, *,
-              fit: Callable[..., Model], work_limit: float | None = None,
+              fit: Callable[..., Model], work_limit: float | None = None, folds: int = FOLDS,
               on_result: Callable[[FoldResult], None] = lambda r: None) -> Selection:
     """Cross-validate ``config`` (its c0 is "auto") along the grid within ``deadline``, with
     the logistic cards beside it where they are offered (:func:`logistic_cv.offered`).
 
-    fit: the training function (``train.train`` with a numeric C0). When no candidate found
-    a model in every fold, the middle of the grid is taken (the final fit then says whether a
-    model exists)."""
-    k = folds_for(smaller_class(data.y))
+    fit: the training function (``train.train`` with a numeric C0); folds: K (``scorecard cv
+    --folds``; fewer when the smaller class has fewer rows); on_result: each 0-1 fold's row and
+    each C0's summary as it comes (the cv command prints them). When no candidate found a model
+    in every fold, the middle of the grid is taken (the final fit then says whether a model
+    exists)."""
+    k = folds_for(smaller_class(data.y), folds)
     grid = c0_grid(len(data.y))
     extra = {} if work_limit is None else {"work_limit": work_limit}
     out_of_fold = {c0: np.full(len(data.y), np.nan) for c0 in grid}

@@ -62,13 +62,49 @@ def test_a_chosen_logistic_card_says_so_in_the_summary_show_and_cards(cli, tmp_p
     assert "logistic-loss card of 2 items (FasterRisk" in page and "not proven optimal" in page
 
 
+def _table(out: str) -> list[str]:
+    """The rows of cv's table (before the candidates' block and the recommendation)."""
+    return [line for line in out.split("\n\n")[0].splitlines()[1:] if not line.startswith("recommended:")]
+
+
 def test_cv_without_a_grid_compares_the_auto_grid_and_recommends_one(cli, write):
     data = write("tiny.csv", TINY)
     run = cli("cv", data, "--target", "y", "--folds", "2", "--time-limit", "60")
     assert run.code == 0, run.err
-    c0s = {line.split()[0] for line in run.out.splitlines()[1:-1]}
-    assert c0s == {f"{c:.4g}" for c in c0_grid(20)}
+    assert {line.split()[0] for line in _table(run.out)} == {f"{c:.4g}" for c in c0_grid(20)}
+    assert {line.split()[1] for line in _table(run.out)} == {"1", "2", "all"}  # --folds 2
     assert run.out.splitlines()[-1].startswith("recommended: C0 = ")
+
+
+def test_cv_recommends_the_card_train_chooses_logistic_cards_included(cli, tmp_path):
+    """bankruptcy: train's --c0 auto chooses the 2-item logistic-loss card. cv, on the same
+    folds, compares the same candidates (the 0-1 grid and the logistic cards), prints the block
+    show prints for the trained model, number for number, and recommends that card, not a C0."""
+    data = SHARED / "bankruptcy.csv"
+    run = cli("cv", data, "--target", "NotBankrupt", "--time-limit", "120")
+    assert run.code == 0, run.err
+    last = run.out.splitlines()[-1]
+    assert last.startswith("recommended: the logistic-loss card of 2 items") and "train with --c0 auto" in last
+    assert {line.split()[0] for line in _table(run.out)} == {f"{c:.4g}" for c in c0_grid(250)}
+
+    out = tmp_path / "m.json"
+    assert cli("train", data, "--target", "NotBankrupt", "--time-limit", "120", "-o", out).code == 0
+
+    def block(text: str) -> str:
+        return text[text.index("HOW THE CARD WAS CHOSEN"):].split("dealings of the folds")[0]
+
+    assert block(run.out) == block(cli("show", out).out)
+    assert "logistic 2       0.6% ± 0.3%    2.0         0.4%  <- chosen" in block(run.out)
+
+
+def test_cv_with_a_grid_compares_those_c0s_only(cli):
+    run = cli("cv", SHARED / "bankruptcy.csv", "--target", "NotBankrupt", "--c0-grid", "0.01,0.05",
+              "--time-limit", "120")
+    assert run.code == 0, run.err
+    assert {line.split()[0] for line in _table(run.out)} == {"0.01", "0.05"}
+    assert "logistic" not in run.out and "HOW THE CARD" not in run.out
+    last = run.out.splitlines()[-1]
+    assert last.startswith("recommended: C0 = ") and "--c0 auto" not in last
 
 
 def test_an_old_model_file_without_selection_reads_unchanged(tmp_path):
