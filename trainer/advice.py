@@ -1,8 +1,8 @@
 """Warnings about a model that trained without error but may not be what the user wants.
 
-A model with no terms, a model no better than predicting the majority class, and a numeric
+A model with no terms, a model no better than predicting the majority class, a numeric
 column that cannot be used as a linear term (its values are too large for the intercept
-range) are each reported in one sentence that says why and what to try. They reach the user
+range), and a column named as a column scoring adds (which exports refuse) are each reported in one sentence that says why and what to try. They reach the user
 through one function, :func:`warn` (the command line prints ``warning: ...`` on standard
 error; the Python API raises a :class:`ScorecardWarning` through the ``warnings`` module).
 """
@@ -15,6 +15,7 @@ from typing import Callable, Optional
 import numpy as np
 from scorecard.runtime import Model
 from scorecard.runtime.names import visible
+from scorecard.runtime.table import added_columns
 
 from .data.design import Design
 from .data.prepare import LabeledData
@@ -47,7 +48,25 @@ def _positive_text(data: LabeledData) -> str:
 def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = False,
                    loss: str = "zero-one") -> list[str]:
     """An empty model, or one no better than the majority class (one message each), in the
-    words of the loss trained (``--loss``: C0 buys training accuracy only under the 0-1 loss)."""
+    words of the loss trained (``--loss``: C0 buys training accuracy only under the 0-1 loss);
+    and :func:`name_clashes`."""
+    return _quality(model, data, c0, chosen, loss) + name_clashes(model)
+
+
+def name_clashes(model: Model) -> list[str]:
+    """An input named as a column scoring adds (``score``, ``prediction``, ``probability``) but
+    for the case of its letters (``Score``): ``predict`` and the python export work, but the
+    sql export refuses the model, as SQL engines read names without regard to case
+    (docs/contract.md). Said when training, where renaming the column is cheap, not first at
+    export time. (The same name exactly is refused when the data is read.)"""
+    return [visible(f"column {inp.name!r} differs only in case from the column {column!r} that scoring adds: "
+                    "the sql export refuses this model; rename the column in the data and train again")
+            for column in added_columns(model) for inp in model.inputs
+            if inp.name.casefold() == column.casefold() and inp.name != column]
+
+
+def _quality(model: Model, data: LabeledData, c0: float, chosen: bool, loss: str) -> list[str]:
+    """The messages of :func:`model_warnings` about what the model predicts."""
     t = model.training
     n = data.n_rows
     positives = int((data.y > 0).sum() if data.counts is None else data.counts[data.y > 0].sum())

@@ -205,3 +205,21 @@ def test_a_numeric_column_too_large_for_the_intercept_range_is_a_warning(cli, wr
 def test_a_good_model_has_no_warning(cli, write, tmp_path):
     run = cli("train", write("tiny.csv", TINY), "--target", "y", "--c0", "0.01", "-o", tmp_path / "m.json")
     assert run.code == 0 and not _warnings(run.err) and PROVEN in run.err
+
+
+def test_a_column_named_score_but_for_case_is_a_warning_when_training_and_refused_by_sql(cli, write, tmp_path):
+    """A column ``Score`` (any case but ``score``'s own, which reading refuses): predict works,
+    the sql export refuses the model, so training says so while renaming is cheap."""
+    data = write("s.csv", TINY.replace("y,a,b", "y,Score,PREDICTION"))
+    out = tmp_path / "m.json"
+    run = cli("train", data, "--target", "y", "--c0", "0.01", "-o", out)
+    assert run.code == 0, run.err
+    assert sorted(_warnings(run.err)) == [
+        f"warning: column {name!r} differs only in case from the column {added!r} that scoring adds: the sql export "
+        "refuses this model; rename the column in the data and train again"
+        for name, added in (("PREDICTION", "prediction"), ("Score", "score"))]
+    assert cli("predict", out, data).code == 0
+    sql = cli("export", out, "--format", "sql", "-o", tmp_path / "m.sql")
+    assert sql.code == 2 and "clashes with the column" in sql.err and not (tmp_path / "m.sql").exists()
+    plain = cli("train", write("t.csv", TINY), "--target", "y", "--c0", "0.01", "-o", tmp_path / "t.json")
+    assert _warnings(plain.err) == []
