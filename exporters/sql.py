@@ -85,7 +85,7 @@ from scorecard.runtime.table import added_columns
 
 from .layout import meta_lines, number_text
 from .registry import ExportError, Exporter, register
-from .sql_dialects import CASE_TERM, Dialect, dialect as find_dialect
+from .sql_dialects import CASE_TERM, Dialect, OneRow, dialect as find_dialect
 from .sql_explain import reason_sql
 from .sql_transpile import transpile
 from .sql_names import clashing_input, split_names
@@ -351,29 +351,30 @@ def _integral(model: Model) -> bool:
 ONE_ROW_BELOW = 10 ** 15
 
 
-def _read_once(model: Model, d: Dialect) -> bool:
-    """Whether the query reads the score through the dialect's ``one_row`` table function
-    (SQLite, which has no LATERAL): when the model has a probability, which otherwise computes
+def _read_once(model: Model, d: Dialect) -> OneRow | None:
+    """The dialect's ``one_row`` table function when the query reads the score through it
+    (SQLite, which has no LATERAL), else None: when the model has a probability, which otherwise computes
     the sum once more, and the score of whole inputs is a whole number below ``ONE_ROW_BELOW``,
     so it comes back from the function's text exactly (a fraction in a binary column is
     computed again: :func:`_once_join`)."""
-    return (d.one_row is not None and not d.lateral and model.probability is not None and _integral(model)
+    once = (not d.lateral and model.probability is not None and _integral(model)
             and sum(abs(t.points) for t in model.terms) < ONE_ROW_BELOW)
+    return d.one_row if once else None
 
 
-def _once_join(model: Model, d: Dialect, score: str) -> tuple[str, str]:
+def _once_join(model: Model, d: Dialect, one_row: OneRow, score: str) -> tuple[str, str]:
     """The join that computes the score once per row as the one row of ``one_row``
-    (``_read_once``), and the score read from it. The function's value is the score exactly
+    (:func:`_read_once`), and the score read from it. The function's value is the score exactly
     when it is an integer, always the case when every term adds whole points; a linear term
     on a binary column holding a fraction (0.95, which the runtime reads as such), or on a REAL
     column, makes a double that the function's text rounds: the join keeps the row only when
-    its value is exact (``one_row_exact``, tested once per row), and the score expression is
+    its value is exact (``OneRow.exact``, tested once per row), and the score expression is
     computed again where it did not (also for a row with no score, whose sum is NULL again)."""
     value = f'{SCORED}.{d.ident("value")}'
-    row = d.one_row.format(score=score)  # type: ignore[union-attr]
+    row = one_row.function.format(score=score)
     if model.whole_scores:
         return f"LEFT JOIN {row} AS {SCORED} ON TRUE", value
-    return (f"LEFT JOIN {row} AS {SCORED} ON {d.one_row_exact.format(row=SCORED)}",
+    return (f"LEFT JOIN {row} AS {SCORED} ON {one_row.exact.format(row=SCORED)}",
             f"coalesce({value}, {score})")
 
 
@@ -476,7 +477,7 @@ def render(model: Model, dialect: str = "ansi", table: str = "input", view: str 
         _one_name_each(d, [inp.name for inp in model.used_inputs])
     once = _read_once(model, d)
     stages = score_stages(model, d)
-    join, total = _once_join(model, d, stages[-1]) if once else ("", f'{SCORED}.{d.ident("score")}')
+    join, total = _once_join(model, d, once, stages[-1]) if once else ("", f'{SCORED}.{d.ident("score")}')
     threshold = d.number(model.threshold)
     outputs = [("prediction", d.prediction.format(score=total, threshold=threshold), "NULL when the score is NULL"),
                ("probability", probability_expression(model, d, total),

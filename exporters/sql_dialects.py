@@ -27,6 +27,19 @@ from .registry import ExportError
 
 
 @dataclass(frozen=True)
+class OneRow:
+    """A table-valued function of ``{score}`` giving one row whose column ``value`` is that
+    number (NULL: no row), which a dialect without ``LATERAL`` joins to compute a whole-number
+    score once per row (sql.py ``_once_join``; SQLite's ``json_each``: its JSON functions are
+    built in since 3.38, an option of older builds); ``exact``: a condition on that row
+    (``{row}``) true when its value is the number exactly (json_each writes an integer exactly,
+    a double with 15 digits)."""
+
+    function: str
+    exact: str
+
+
+@dataclass(frozen=True)
 class ReasonArray:
     """Reason codes as an array of each row's terms (sql_explain.py), for an engine whose
     subqueries cannot read the row (ClickHouse cannot decorrelate a window or a LIMIT).
@@ -116,12 +129,8 @@ class Dialect:
     ``case_blind``: the engine matches names without regard to case (Spark SQL by default:
     ``i.`Age``` reads a column ``age``, and two columns ``a`` and ``A`` are an ambiguous
     reference): two names the query reads that differ only in case are refused (sql.py).
-    ``one_row``: a table-valued function of ``{score}`` giving one row whose column ``value``
-    is that number (NULL: no row), which a dialect without ``LATERAL`` joins to compute a
-    whole-number score once per row (SQLite's ``json_each``: its JSON functions are built in
-    since 3.38, an option of older builds); ``one_row_exact``: a condition on that row (``{row}``)
-    true when its value is the number exactly (json_each writes an integer exactly, a double
-    with 15 digits). ``text_array``: the risk table is read from one text of fixed-width numbers
+    ``one_row``: how a dialect without ``LATERAL`` computes a whole-number score once per
+    row (:class:`OneRow`). ``text_array``: the risk table is read from one text of fixed-width numbers
     (SQLite, which has no arrays). ``floor_index``: ``{0}``'s floor as an array index (of a score
     that may hold a fraction; for DuckDB see ``DUCKDB_FLOOR_INDEX``).
     """
@@ -148,8 +157,7 @@ class Dialect:
     reason_array: ReasonArray | None = None
     ident_backslashes: bool = False
     case_blind: bool = False
-    one_row: str | None = None
-    one_row_exact: str = ""
+    one_row: OneRow | None = None
     text_array: bool = False
     floor_index: str = "CAST(floor({0}) AS BIGINT)"
 
@@ -256,8 +264,8 @@ DUCKDB_FLOOR_INDEX = ("(CASE WHEN typeof({0}) IN ('DOUBLE', 'FLOAT') OR typeof({
 DIALECTS: dict[str, Dialect] = {
     "sqlite": Dialect("sqlite", double="{}", condition_term="{points} * ({condition})", term_keeps_null=True,
                       prediction="({score} > {threshold})", nan_test=None, trim="TRIM({}, {chars})",
-                      whitespace=CHAR_LIST, lateral=False, max_terms=900, one_row="json_each({score})",
-                      one_row_exact="{row}.\"type\" = 'integer'",
+                      whitespace=CHAR_LIST, lateral=False, max_terms=900,
+                      one_row=OneRow("json_each({score})", "{row}.\"type\" = 'integer'"),
                       text_array=True),
     "duckdb": Dialect("duckdb", double="DOUBLE '{}'", condition_term=CASE_TERM, term_keeps_null=False,
                       prediction="CAST({score} > {threshold} AS INTEGER)", nan_test=DUCKDB_NAN, trim="TRIM({}, {chars})",
