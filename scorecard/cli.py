@@ -595,6 +595,9 @@ def cv(data: Data, options: dict,
     if plot:
         series = {kind: [(r.size, getattr(r, f"{kind}_error"), f"C0 = {r.c0:g}") for r in totals]
                   for kind in ("test", "train")}
+        logistic = [(p.size, p.test_error, f"logistic {p.items}") for p in points if p.loss != crossval.ZERO_ONE]
+        if logistic:
+            series["logistic, test"] = logistic  # the logistic-loss cards (labelled in their tooltips)
         write_atomic(plot, error_vs_size(series, f"{os.path.basename(data)}: {folds}-fold cross-validation"))
 
 

@@ -81,8 +81,11 @@ def test_cv_recommends_the_card_train_chooses_logistic_cards_included(cli, tmp_p
     folds, compares the same candidates (the 0-1 grid and the logistic cards), prints the block
     show prints for the trained model, number for number, and recommends that card, not a C0."""
     data = SHARED / "bankruptcy.csv"
-    run = cli("cv", data, "--target", "NotBankrupt", "--time-limit", "120")
+    plot = tmp_path / "cv.svg"
+    run = cli("cv", data, "--target", "NotBankrupt", "--time-limit", "120", "--plot", plot)
     assert run.code == 0, run.err
+    svg = plot.read_text()  # the logistic-loss cards are a third line of the plot
+    assert 'data-name="logistic, test"' in svg and "<title>logistic 2</title>" in svg
     last = run.out.splitlines()[-1]
     assert last.startswith("recommended: the logistic-loss card of 2 items") and "train with --c0 auto" in last
     assert {line.split()[0] for line in _table(run.out)} == {f"{c:.4g}" for c in c0_grid(250)}
