@@ -588,7 +588,7 @@ def cv(data: Data, options: dict,
     if best is not None:
         card = f"C0 = {best.c0:g}" if best.loss == crossval.ZERO_ONE else f"the logistic-loss card of {best.items} items"
         how = ("train with --c0 auto, the default, to get it" if best.loss != crossval.ZERO_ONE
-               else f"train with --c0 {best.c0:g}" + (", or --c0 auto to choose it again" if selection else ""))
+               else f"train with --c0 {best.c0:g}" + (", or --c0 auto to choose it again" if selection is not None else ""))
         print(f"recommended: {card}, the smallest model (mean size {best.size:g}) whose mean test "
               f"error ({100 * best.test_error:.1f}%) is within one standard error of the best "
               f"among cards of at most {crossval.CARD_ITEMS} items when there are any ({how})")
