@@ -126,12 +126,26 @@ def csv_records(infile: TextIO, source: str, added: tuple[str, ...] = ()) -> tup
     return header, records()
 
 
+#: Separators of files saved as "CSV" that are not comma-separated (Excel in a locale with
+#: decimal commas writes ';'; "text, tab-delimited" a tab), named for the message.
+OTHER_SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "vertical bars"}
+
+
 def read_header(reader: Iterator[list[str]], source: str, added: tuple[str, ...] = ADDED) -> list[str]:
-    """The CSV header, refusing empty files, duplicate names and clashes with the added columns."""
+    """The CSV header, refusing empty files, duplicate names, clashes with the added columns,
+    and a header of one name that holds another separator (``age;bmi;y``): read with commas,
+    such a file is one column, and the later errors (a row with more cells than the header, no
+    column ``y``) would not say why."""
     try:
         header = next(reader)
     except StopIteration:
         raise RowError(f"{source}: the file is empty (no header row)") from None
+    if len(header) == 1:
+        for separator, name in OTHER_SEPARATORS.items():
+            if len([part for part in header[0].split(separator) if part.strip()]) > 1:
+                raise RowError(f"{source}: the header is one column, {header[0]!r}: the file seems separated by "
+                               f"{name}; scorecard reads comma-separated files (save it as CSV with commas between "
+                               "cells and points in numbers)")
     seen: set[str] = set()
     for name in header:
         if name in seen:

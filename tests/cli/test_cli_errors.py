@@ -21,6 +21,10 @@ BAD_DATA = [
     ("y,a\nsick,1\nwell,2\n", "say which is positive with --positive sick or --positive well"),
     ("y,a\n1,1\n,2\n0,3\n", "target column 'y' has 1 missing values"),
     ("y\n1\n0\n", "no feature columns"),
+    # saved as "CSV" by Excel in a locale with decimal commas, or as tab-separated text
+    ("y;a;b\n1;1,5;0\n0;2,5;1\n", "the header is one column, 'y;a;b': the file seems separated by semicolons; "
+                                   "scorecard reads comma-separated files"),
+    ("y\ta\tb\n1\t1.5\t0\n0\t2.5\t1\n", "the header is one column, 'y\\ta\\tb': the file seems separated by tabs"),
 ]
 
 
@@ -91,6 +95,20 @@ def model_file(tmp_path):
     dump(Model("linear", Target("y", 1), (Input("a", "numeric"),), (Term("a", "linear", None, 2, "a"),), -5),
          str(path))
     return path
+
+
+def test_a_semicolon_separated_file_is_refused_by_every_command_that_reads_data(cli, write, model_file, tmp_path):
+    data = write("eu.csv", "y;a;b\n1;1,5;0\n0;2,5;1\n")
+    out = tmp_path / "p.csv"
+    for args in (("predict", model_file, data, "-o", out), ("verify", model_file, "--data", data),
+                 ("cv", data, "--target", "y")):
+        assert_refused(cli(*args), "eu.csv: the header is one column, 'y;a;b': the file seems separated by semicolons", out)
+
+
+def test_one_column_named_with_a_semicolon_among_others_is_read_as_it_is(cli, write, tmp_path):
+    data = write("d.csv", "y,\"a;b\"\n1,1\n0,2\n1,3\n0,4\n")
+    run = cli("train", data, "--target", "y", "--c0", "0.01", "-o", tmp_path / "m.json")
+    assert run.code == 0, run.err
 
 
 def test_predict_needs_the_model_columns(cli, write, model_file, tmp_path):

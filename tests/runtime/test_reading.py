@@ -42,6 +42,21 @@ def test_the_exported_python_reads_a_cell_of_any_size(tmp_path):
     assert done.stdout == EXPECTED
 
 
+def test_the_exported_python_refuses_a_semicolon_file_as_the_runtime_does(tmp_path, capsys):
+    from scorecard.runtime import dump
+
+    (tmp_path / "score.py").write_text(render(MODEL))
+    (tmp_path / "d.csv").write_text("a;note\n1,5;x\n")
+    done = subprocess.run([sys.executable, "score.py", "d.csv"], cwd=tmp_path, capture_output=True, text=True)
+    dump(MODEL, str(tmp_path / "m.json"))
+    assert runtime_main([str(tmp_path / "m.json"), str(tmp_path / "d.csv")]) == 2
+    message = capsys.readouterr().err.replace(str(tmp_path / "d.csv"), "d.csv")
+    assert done.returncode == 2 and done.stderr == message
+    assert message == ("error: d.csv: the header is one column, 'a;note': the file seems separated by semicolons; "
+                       "scorecard reads comma-separated files (save it as CSV with commas between cells and points "
+                       "in numbers)\n")
+
+
 def test_verify_reads_a_cell_of_any_size(tmp_path):
     (tmp_path / "d.csv").write_text(WITH_LONG_CELL)
     assert read_rows(str(tmp_path / "d.csv"))[0]["note"] == LONG
@@ -51,6 +66,8 @@ def test_verify_reads_a_cell_of_any_size(tmp_path):
     ("a,a\n1,2\n", "column 'a' appears twice in the header"),
     ("a,b\n1,2\n3\n", "line 3 has 1 cells, the header has 2"),
     ("", "the file is empty"),
+    ("a;b\n1,5;2\n", "the header is one column, 'a;b': the file seems separated by semicolons"),
+    ("a|b|c\n1|2|3\n", "the file seems separated by vertical bars"),
 ])
 def test_verify_refuses_what_predict_refuses(tmp_path, text, message):
     """verify --data accepted duplicate headers (last wins) and ragged rows."""
@@ -61,6 +78,14 @@ def test_verify_refuses_what_predict_refuses(tmp_path, text, message):
     with pytest.raises(RowError, match=message):
         header, records = csv_records(io.StringIO(text), "d.csv")
         list(records)
+
+
+@pytest.mark.parametrize("text", ["a\n1\n", "a;\n1\n", "; a\n1\n", "\"a\t \"\n1\n"])
+def test_a_file_of_one_column_is_read(text):
+    """One column is refused only when its name splits into several names ("a;b"): a single
+    word, or a name with a separator but one word, stays a name."""
+    header, records = csv_records(io.StringIO(text), "d.csv")
+    assert len(header) == 1 and [cells for _, cells in records] == [["1"]]
 
 
 def test_a_bad_byte_far_into_the_file_is_reported_at_its_offset(tmp_path):
