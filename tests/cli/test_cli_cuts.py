@@ -71,3 +71,27 @@ def test_max_features_one_keeps_every_condition_on_one_column(cli, tmp_path):
     assert run.code == 0, run.err
     terms = json.loads(model.read_text())["terms"]
     assert {t["input"] for t in terms} == {"age"} and len(terms) >= 2
+
+
+def test_a_patient_number_and_a_visit_date_are_left_out_and_carried_through_predict(cli, tmp_path):
+    """A raw export with a patient number and a date (a value per row each): train says it
+    leaves them out, trains the card it trains without them, and predict carries them through."""
+    data = _raw_csv(tmp_path / "plain.csv")
+    frame = pd.read_csv(data)
+    frame.insert(0, "patient", [f"P{100000 + k}" for k in range(len(frame))])
+    frame["admitted"] = pd.date_range("2024-01-01", periods=len(frame), freq="D").strftime("%Y-%m-%d")
+    raw = tmp_path / "raw.csv"
+    frame.to_csv(raw, index=False)
+    args = ("--target", "diabetes", "--positive", "yes", "--c0", "0.01", "--time-limit", "120")
+    run = cli("train", raw, *args, "-o", tmp_path / "raw.json")
+    plain = cli("train", data, *args, "-o", tmp_path / "plain.json")
+    assert run.code == plain.code == 0, run.err
+    assert [line for line in run.err.splitlines() if line.startswith("note: ")] == [
+        f"note: column {name!r} is not used: 60 of its 60 values occur in one row only (an identifier, a date or free "
+        "text?), and a condition met by one row tells nothing about the others" for name in ("patient", "admitted")]
+    trained = json.loads((tmp_path / "raw.json").read_text())
+    assert trained["terms"] == json.loads((tmp_path / "plain.json").read_text())["terms"]
+    assert {i["name"] for i in trained["inputs"]} <= {"glu", "income"}
+    scored = cli("predict", tmp_path / "raw.json", raw)
+    assert scored.code == 0, scored.err
+    assert scored.out.splitlines()[1].startswith("P100000,")

@@ -101,6 +101,50 @@ def test_a_text_value_among_numbers_makes_the_column_categorical_with_a_note(wri
     assert "'n/a' on line 5 is not a number" in data.notes[0]
 
 
+def _rows(n: int, **columns) -> str:
+    """A CSV of ``n`` rows: y alternating 1/0, then each column's cells from its function of the row."""
+    frame = pd.DataFrame({"y": [k % 2 for k in range(n)]} | {name: [f(k) for k in range(n)] for name, f in columns.items()})
+    return frame.to_csv(index=False)
+
+
+def test_a_column_of_an_identifier_a_date_or_free_text_is_left_out_with_a_note(write):
+    """Raw hospital exports hold a patient number and a visit date: one condition per value,
+    each met by one row, made thousands of useless columns (a slow problem whose
+    cross-validation chose an empty card)."""
+    path = write("d.csv", _rows(40, id=lambda k: f"P{1000 + k}", date=lambda k: f"2020-01-{k % 28 + 1:02d}/{k}",
+                                ward=lambda k: "AB"[k % 2], half=lambda k: f"x{k}" if k < 20 else "same"))
+    data = load(path, missing="impute")
+    assert [i.name for i in data.inputs] == ["ward", "half"] and list(data.frame.columns) == ["ward", "half"]
+    assert data.notes == tuple(f"column {name!r} is not used: 40 of its 40 values occur in one row only (an identifier, "
+                               "a date or free text?), and a condition met by one row tells nothing about the others"
+                               for name in ("id", "date"))
+
+
+def test_a_column_of_few_rows_or_few_values_of_one_row_stays():
+    """Fewer than 20 values of one row each, or values of one row in at most half the rows
+    (and every value of a small file): the column stays, each level a condition."""
+    few = prepare(pd.DataFrame({"y": [1, 0] * 10, "c": [f"v{k}" for k in range(19)] + ["v0"]}), "y")
+    half = prepare(pd.DataFrame({"y": [1, 0] * 20, "c": [f"v{k}" for k in range(20)] + ["w"] * 20}), "y")
+    assert [i.name for i in few.inputs] == [i.name for i in half.inputs] == ["c"]
+    assert few.notes == half.notes == ()
+
+
+def test_numbers_with_thousands_separators_are_named_as_such(write):
+    repeated = load(write("d.csv", _rows(8, amount=lambda k: ["1,200", "12,500.5"][k % 2], a=lambda k: k % 3)))
+    assert repeated.inputs[0].type == "categorical"
+    assert repeated.notes == ("column 'amount' is read as categorical; its values look like numbers with thousands "
+                              "separators ('1,200'): write them without separators to use it as a number",)
+    unique = load(write("e.csv", _rows(30, amount=lambda k: f"{k},{k:03d}", a=lambda k: k % 3)))
+    assert [i.name for i in unique.inputs] == ["a"]
+    assert unique.notes[0].endswith("; its values look like numbers with thousands separators ('0,000'): write them "
+                                    "without separators to use it as a number")
+
+
+def test_data_of_identifiers_only_is_refused(write):
+    with pytest.raises(DataError, match=r"no usable feature columns besides the target 'y' \(column 'id' is not used"):
+        load(write("d.csv", _rows(30, id=lambda k: f"P{k}")))
+
+
 def test_binary_numeric_and_categorical_typing(write):
     path = write("d.csv", "y,b,n,c\n1,0,1.5,a\n0,1,2,b\n1,1,-3,a\n")
     data = load(path)

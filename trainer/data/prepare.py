@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
@@ -32,6 +33,13 @@ __all__ = ["PARQUET_SUFFIXES", "LabeledData", "prepare", "read_table"]
 #: training overflow a double (1.8e308) and end in inf far from the value that caused it.
 LARGEST = 1e100
 BOOLEANS = {"true": True, "false": False}
+#: A text column is left out when more than half of its rows hold a value no other row holds
+#: and such values number at least this many: a patient number, a date, free text. Each
+#: level would be a condition met by one row, which tells nothing about the others, and
+#: thousands of them made a slow problem whose cross-validation chose an empty card.
+IDENTIFIER_LEVELS = 20
+#: A number written with thousands separators (``76,774``; ``1,234.5``): read as text.
+THOUSANDS = re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?")
 
 
 @dataclass(frozen=True)
@@ -149,10 +157,14 @@ def prepare(df: pd.DataFrame | ColumnTable, target: str, positive: object = None
     inputs: list[Input] = []
     for name in features:
         kind, values, note = _type_column(columns_of(name), name, source, locate)
-        columns[name] = pd.Series(values, dtype=object if kind == "categorical" else float)
-        inputs.append(Input(name, kind))
         if note:
             notes.append(note)
+        if kind == UNUSED:
+            continue
+        columns[name] = pd.Series(values, dtype=object if kind == "categorical" else float)
+        inputs.append(Input(name, kind))
+    if not inputs:
+        raise DataError(f"{source}: no usable feature columns besides the target {target!r} ({notes[0]})")
     frame = pd.DataFrame(columns)
 
     is_missing = frame.isna()
@@ -175,7 +187,7 @@ def prepare(df: pd.DataFrame | ColumnTable, target: str, positive: object = None
     if counts and missing == "impute":
         for name in counts:
             cells[name] = frame[name].isna().to_numpy()
-            imputed[name] = _fill_value(frame[name], inputs[features.index(name)].type, source)
+            imputed[name] = _fill_value(frame[name], next(i.type for i in inputs if i.name == name), source)
             frame[name] = frame[name].where(frame[name].notna(), imputed[name])
 
     inputs = [Input(i.name, i.type, tuple(sorted(set(frame[i.name].dropna())))) if i.type == "categorical" else i
@@ -285,9 +297,14 @@ def arrow_numbers(text: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
     return np.where(present, values, np.nan), present
 
 
-def _type_levels(text: pa.Array, name: str, source: str, locate) -> tuple[str, np.ndarray, str | None]:
+#: The type :func:`_type_levels` gives a column it leaves out (``IDENTIFIER_LEVELS``).
+UNUSED = "unused"
+
+
+def _type_levels(text: pa.Array, name: str, source: str, locate) -> tuple[str, np.ndarray | None, str | None]:
     """A text column pyarrow does not read as numbers: Python's reading of each distinct
-    cell decides (numeric when every present one is a number, else categorical)."""
+    cell decides (numeric when every present one is a number, else categorical, or UNUSED
+    with a note saying why for an identifier's column: ``IDENTIFIER_LEVELS``)."""
     levels, codes = _levels(text)
     parsed = [None if v is None else _number(v.strip()) for v in levels]
     is_text = np.array([v is not None and p is None for v, p in zip(levels, parsed)])
@@ -299,11 +316,23 @@ def _type_levels(text: pa.Array, name: str, source: str, locate) -> tuple[str, n
     counts = np.bincount(codes, minlength=len(levels))
     present = int(counts[:-1].sum())
     not_numbers = int(counts[is_text].sum())
+    separated = [v for v, text in zip(levels, is_text) if text and THOUSANDS.fullmatch(v.strip())]
+    hint = ""
+    if 2 * len(separated) > int(is_text.sum()):
+        hint = (f"; its values look like numbers with thousands separators ({separated[0]!r}): write them "
+                "without separators to use it as a number")
+    once = int((counts[:-1] == 1).sum())  # values of one row each
+    if once >= IDENTIFIER_LEVELS and 2 * once > present:
+        return UNUSED, None, (f"column {name!r} is not used: {once:,} of its {present:,} values occur in one row "
+                              "only (an identifier, a date or free text?), and a condition met by one row tells "
+                              f"nothing about the others{hint}")
     note = None
     if (present - not_numbers) * 2 > present:
         first = int(np.argmax(is_text[codes]))
         note = (f"column {name!r} is read as categorical: {levels[codes[first]]!r} on {locate(first)} "
                 f"is not a number ({not_numbers} of {present} values are not)")
+    elif hint:
+        note = f"column {name!r} is read as categorical{hint}"
     problems = np.array([v is not None and name_problem(v) is not None for v in levels])
     if problems.any():
         k = int(np.argmax(problems[codes]))
