@@ -45,12 +45,17 @@ def _positive_text(data: LabeledData) -> str:
     return visible(f"{data.target.name} = {data.target.positive}")  # a warning a person reads
 
 
+#: Below this share of rows, an outcome is rare: an empty card's warning names --w-pos.
+RARE = 0.2
+
+
 def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = False,
-                   loss: str = "zero-one") -> list[str]:
+                   loss: str = "zero-one", w_pos: float = 0.5) -> list[str]:
     """An empty model, or one no better than the majority class (one message each), in the
     words of the loss trained (``--loss``: C0 buys training accuracy only under the 0-1 loss);
-    and :func:`name_clashes`."""
-    return _quality(model, data, c0, chosen, loss) + name_clashes(model)
+    and :func:`name_clashes`. Under class weights (``w_pos`` not 0.5) the plain error is not
+    what training minimised, so it is not compared with the majority class's."""
+    return _quality(model, data, c0, chosen, loss, w_pos) + name_clashes(model)
 
 
 def name_clashes(model: Model) -> list[str]:
@@ -65,7 +70,7 @@ def name_clashes(model: Model) -> list[str]:
             if inp.name.casefold() == column.casefold() and inp.name != column]
 
 
-def _quality(model: Model, data: LabeledData, c0: float, chosen: bool, loss: str) -> list[str]:
+def _quality(model: Model, data: LabeledData, c0: float, chosen: bool, loss: str, w_pos: float) -> list[str]:
     """The messages of :func:`model_warnings` about what the model predicts."""
     t = model.training
     n = data.n_rows
@@ -81,9 +86,13 @@ def _quality(model: Model, data: LabeledData, c0: float, chosen: bool, loss: str
                      "of the training rows")
         else:
             price = f"each must lower the mean {loss} loss per training row by at least C0"
+        rare = ""
+        if w_pos == 0.5 and 0 < positives < RARE * n:  # no group of rows reaches a risk of 1/2
+            rare = (f", or weigh the rare outcome ({_pct(positives / n)} of the rows) up with --w-pos 0.9 for a card "
+                    "that flags the rows most at risk")
         return [f"the model has no terms: {where} no condition pays for itself ({price}); it predicts "
-                f"{predicts} for every row; try {smaller}"]
-    if t is not None and t.train_error >= majority_error - 1e-12:
+                f"{predicts} for every row; try {smaller}{rare}"]
+    if w_pos == 0.5 and t is not None and t.train_error >= majority_error - 1e-12:
         return [f"the model's training error ({_pct(t.train_error)}) is no better than predicting the majority "
                 f"class for every row ({_pct(majority_error)}); try a smaller --c0, a wider --coef-min/--coef-max, "
                 "or other columns"]

@@ -36,12 +36,12 @@ import numpy as np
 from .data.design import Design, build
 from .data.families import design_for
 from .data.prepare import LabeledData
-from .folds import CARD_ITEMS, LOGISTIC, GridPoint, stratified_folds
+from .folds import CARD_ITEMS, LOGISTIC, GridPoint, stratified_folds, weighted_error
 from .options.config import TrainConfig
 from .problem.constrained import constrained_problem
 from .problem.slim import SlimProblem
 from .search.beam import Budget
-from .search.logistic_cards import LogisticCard, logistic_cards
+from .search.logistic_cards import LogisticCard, logistic_cards, scaled_fit
 from .solvers.options import Deadline
 
 #: Dealings of the K folds the logistic cards are cross-validated on (seeds seed, seed + 1, ...).
@@ -96,6 +96,21 @@ def final_card(data: LabeledData, config: TrainConfig, items: int, deadline: Dea
     return LogisticFit(design, problem, cards[items - 1]) if len(cards) >= items else None
 
 
+def row_risk(fit: LogisticFit, data: LabeledData) -> tuple[float, float]:
+    """(scale, center) of ``fit``'s card's logistic risk refitted on ``data``'s rows as they
+    are (each row its count, no class weight). Under --w-pos the path fits the curve with the
+    class weights that chose the points: its "risk" is the weighted odds (a rare outcome's risk
+    shown as 58 % where 8 % of such rows have it), not the risk of a row."""
+    card = fit.card
+    scores = (fit.design.X @ card.coef.astype(np.float64))[:, None]
+    weight = np.ones(len(data.y)) if data.counts is None else data.counts.astype(np.float64)
+    offset = -card.scale * card.center if math.isfinite(card.center) else 0.0
+    _, a, b = scaled_fit(scores, (data.y > 0).astype(np.float64), weight, np.array([card.scale]), np.array([offset]))
+    if not a[0] > 0:
+        return card.scale, card.center
+    return float(a[0]), float(-b[0] / a[0])
+
+
 def cross_validate(data: LabeledData, config: TrainConfig, folds: int, deadline: Deadline,
                    columns: int | None = None) -> list[GridPoint]:
     """One point per card size: its mean test error over the folds of every dealing, the
@@ -117,18 +132,19 @@ def cross_validate(data: LabeledData, config: TrainConfig, folds: int, deadline:
             fit_design, _, cards = fit_card(fit_data, config, deadline)
             test_X = build(test_data, list(fit_design.columns)).X
             for size, card in enumerate(cards, start=1):
-                dealt.setdefault(size, []).append((_error(card, test_X, test_data), _error(card, fit_design.X, fit_data),
-                                                   card.size))
+                dealt.setdefault(size, []).append((_error(card, test_X, test_data, config.w_pos),
+                                                   _error(card, fit_design.X, fit_data, config.w_pos), card.size))
         for size, rows in dealt.items():
             errors.setdefault(size, []).extend(rows)
     return _points(errors)
 
 
-def _error(card: LogisticCard, X: np.ndarray, data: LabeledData) -> float:
+def _error(card: LogisticCard, X: np.ndarray, data: LabeledData, w_pos: float) -> float:
     """Share of ``data``'s rows the card gets wrong (the runtime's rule: intercept + points > 0;
-    grouped rows counted as the rows they stand for)."""
+    grouped rows counted as the rows they stand for), weighted as the 0-1 grid's errors are
+    (``folds.weighted_error``)."""
     wrong = (X @ card.coef.astype(np.float64) + card.intercept > 0) != (data.y > 0)
-    return float(wrong.sum() if data.counts is None else data.counts[wrong].sum()) / data.n_rows
+    return weighted_error(wrong, data, w_pos)
 
 
 def _points(errors: dict[int, list[tuple[float, float, int]]]) -> list[GridPoint]:

@@ -107,13 +107,15 @@ def _logistic_card(data: LabeledData, config: TrainConfig, selection: Selection,
     if fit is None:
         return None
     card = fit.card
+    # the points are chosen under --w-pos's class weights; the risk is that of the rows as they are
+    scale, center = (card.scale, card.center) if config.w_pos == 0.5 else logistic_cv.row_risk(fit, data)
     model = finished_model(
         data, fit.design, card.coef, card.intercept, kind="linear", solver="logistic path", status=BEST_FOUND,
         objective=card.loss, lower_bound=0.0, gap=1.0, seconds=time.monotonic() - start, params=config.to_params(),
-        probability=lambda model, points, y, counts: logistic(scale=_digits(card.scale), center=_digits(card.center)))
+        probability=lambda model, points, y, counts: logistic(scale=_digits(scale), center=_digits(center)))
     numeric_inputs = {i.name for i in data.inputs if i.type == "numeric"}
     messages = advice.unusable_linear_columns(fit.design, fit.problem, numeric_inputs, {t.input for t in model.terms})
-    for message in advice.model_warnings(model, data, config.c0, True, LOGISTIC) + messages:
+    for message in advice.model_warnings(model, data, config.c0, True, LOGISTIC, config.w_pos) + messages:
         advice.warn(message, warn)
     return model
 
@@ -158,7 +160,7 @@ def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline 
     options = solve_options(config, deadline, work_limit)
     if config.loss != "zero-one":  # convex losses: cutting planes (Section 4.1)
         model = train_convex(data, config, options, progress, rows)
-        for message in advice.model_warnings(model, data, config.c0, chosen, config.loss):
+        for message in advice.model_warnings(model, data, config.c0, chosen, config.loss, config.w_pos):
             advice.warn(message, warn)
         return model
     design = design_for(data, config)
@@ -188,6 +190,6 @@ def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline 
                                                                 _usable(out_of_fold, data.y, counts)))
     numeric = {i.name for i in data.inputs if i.type == "numeric"}
     messages = advice.unusable_linear_columns(design, problem, numeric, {t.input for t in model.terms})
-    for message in advice.model_warnings(model, data, config.c0, chosen, config.loss) + messages:
+    for message in advice.model_warnings(model, data, config.c0, chosen, config.loss, config.w_pos) + messages:
         advice.warn(message, warn)
     return model

@@ -226,3 +226,19 @@ def test_a_column_named_score_but_for_case_is_a_warning_when_training_and_refuse
     assert sql.code == 2 and "clashes with the column" in sql.err and not (tmp_path / "m.sql").exists()
     plain = cli("train", write("t.csv", TINY), "--target", "y", "--c0", "0.01", "-o", tmp_path / "t.json")
     assert _warnings(plain.err) == []
+
+
+RARE = "y,a\n" + "".join(f"{int(k % 40 == 0)},{k % 2}\n" for k in range(200))  # 2.5 % positive, a tells nothing
+
+
+def test_an_empty_card_of_a_rare_outcome_names_w_pos_and_weights_silence_the_majority_warning(cli, write, tmp_path):
+    data = write("rare.csv", RARE)
+    run = cli("train", data, "--target", "y", "--c0", "0.01", "-o", tmp_path / "m.json")
+    assert run.code == 0, run.err
+    (warning,) = _warnings(run.err)
+    assert warning.startswith("warning: the model has no terms")
+    assert warning.endswith("or weigh the rare outcome (2.5% of the rows) up with --w-pos 0.9 for a card that "
+                            "flags the rows most at risk")
+    weighted = cli("train", data, "--target", "y", "--c0", "0.01", "--w-pos", "0.9", "-o", tmp_path / "w.json")
+    assert weighted.code == 0, weighted.err
+    assert not any("majority" in line or "rare outcome" in line for line in _warnings(weighted.err))

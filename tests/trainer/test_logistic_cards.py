@@ -19,7 +19,7 @@ from scorecard.trainer import logistic_cv
 from scorecard.trainer.data.design import build
 from scorecard.trainer.data.families import design_for
 from scorecard.trainer.data.prepare import prepare
-from scorecard.trainer.folds import LOGISTIC, ZERO_ONE, GridPoint, error_rate, one_standard_error
+from scorecard.trainer.folds import LOGISTIC, ZERO_ONE, GridPoint, error_rate, one_standard_error, weighted_error
 from scorecard.trainer.options.config import TrainConfig
 from scorecard.trainer.problem.constrained import constrained_problem
 from scorecard.trainer.record import model_from_solution
@@ -98,7 +98,43 @@ def test_the_cross_validated_error_is_the_runtime_s_error():
     test_X = build(test_data, list(design.columns)).X
     for card in logistic_cards(problem, 5, _budget()):
         model = model_from_solution(fit_data, design, card.coef, card.intercept)
-        assert logistic_cv._error(card, test_X, test_data) == pytest.approx(error_rate(model, test_data))
+        for w_pos in (0.5, 0.9):  # --w-pos weighs both kinds of candidate alike
+            assert logistic_cv._error(card, test_X, test_data, w_pos) == pytest.approx(
+                error_rate(model, test_data, w_pos))
+
+
+def test_the_error_cross_validation_compares_is_weighted_as_training_weighs_it():
+    """--w-pos weighs a positive row w and a negative one 1 - w in the 0-1 loss; the
+    cross-validation of --c0 auto compares the candidates by the same weighted error (it
+    compared the plain error, so a rare outcome's --w-pos 0.9 still chose the empty card)."""
+    data = _weak_effects()
+    wrong = np.zeros(len(data.y), dtype=bool)
+    positives = data.y > 0
+    wrong[np.flatnonzero(positives)[:3]] = True  # three positive rows wrong
+    assert weighted_error(wrong, data, 0.5) == 3 / len(data.y)
+    w = 0.9
+    expected = 3 * w / (w * positives.sum() + (1 - w) * (~positives).sum())
+    assert weighted_error(wrong, data, w) == pytest.approx(expected)
+    empty = model_from_solution(data, design_for(data, TrainConfig(c0=0.01)), np.zeros(8, dtype=np.int64), -1)
+    assert error_rate(empty, data) == pytest.approx(positives.mean())  # negative everywhere: every positive wrong
+    assert error_rate(empty, data, w) == pytest.approx(w * positives.sum() / (w * positives.sum() + (1 - w) * (~positives).sum()))
+
+
+def test_under_class_weights_a_logistic_card_s_risk_is_fitted_on_the_rows_as_they_are():
+    """The points come from the class-weighted path; the risk the model file states must be a
+    row's risk: refitted without the weights, its mean over the rows is the rows' positive rate
+    (the logistic fit's intercept equation), where the weighted curve's is far above it."""
+    data = _weak_effects(n=400)
+    rare = data.subset(np.flatnonzero((data.y < 0) | (np.arange(len(data.y)) % 5 == 0))).impute_with()
+    config = TrainConfig(c0=0.01, w_pos=0.9)
+    fit = logistic_cv.final_card(rare, config, 3, Deadline.after(600))
+    scores = fit.design.X @ fit.card.coef
+    def mean_risk(scale, center):
+        return float(np.mean(1 / (1 + np.exp(-scale * (scores - center)))))
+    rate = float(np.mean(rare.y > 0))
+    scale, center = logistic_cv.row_risk(fit, rare)
+    assert mean_risk(scale, center) == pytest.approx(rate, abs=1e-4)
+    assert mean_risk(fit.card.scale, fit.card.center) > rate + 0.1
 
 
 def test_cross_validation_gives_a_point_per_size_on_more_dealings_counted_by_work():

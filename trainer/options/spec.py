@@ -279,7 +279,9 @@ OPTIONS: tuple[Option, ...] = (
                "(`SLIMClassifier`: 0.01)"),
     Option("w_pos", float, 0.5, Number(low=0, high=1, low_open=True, high_open=True),
            "Weight of the positive class, in (0, 1).", ("--w-pos",), float, metavar="W", estimator=True,
-           doc="weight of the positive class in (0, 1); negatives get 1 - W"),
+           doc="weight of the positive class in (0, 1); negatives get 1 - W, in training's 0-1 loss and in the "
+               "error `--c0 auto`'s cross-validation compares (a rare outcome weighted up, `--w-pos 0.9`, gets a "
+               "card that flags the rows most at risk); a card's risk is that of the rows as they are, unweighted"),
     Option("numeric", str, "cuts", Choices(NUMERIC), "cuts (conditions COL >= t) or linear (points x COL).",
            ("--numeric",), str, metavar="{cuts,linear}", estimator=True,
            doc="how a numeric (non-binary) column enters SLIM and PILM: `cuts`, as cut-off conditions `COL >= t` "
