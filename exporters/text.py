@@ -112,6 +112,9 @@ def selection_lines(s: Mapping[str, Any]) -> list[str]:
         lines.append(f"  {label(point):>{width}}  {test:>16}  {point['size']:>5.1f}  "
                      f"{100 * point['train_error']:>10.1f}%{mark}")
     lines.append("  the smallest model whose mean test error is within one standard error of the best")
+    if "w_pos" in s:
+        lines.append(f"  errors weighted by class (--w-pos): a positive row weighs {s['w_pos']:g}, a negative one "
+                     f"{1 - s['w_pos']:g}")
     if logistic:
         lines.append("  a C0: the 0-1-loss card at that C0; logistic k: the logistic-loss card of k items "
                      "(FasterRisk's method), on more dealings of the folds")

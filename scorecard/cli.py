@@ -581,7 +581,7 @@ def cv(data: Data, options: dict,
             fh.write(",".join(crossval.COLUMNS) + "\n")
             for row in results:
                 fh.write(",".join(crossval.cell(getattr(row, name)) for name in crossval.COLUMNS) + "\n")
-    if selection is not None and any(p.loss != crossval.ZERO_ONE for p in points):
+    if selection is not None and (selection.w_pos != 0.5 or any(p.loss != crossval.ZERO_ONE for p in points)):
         print()
         print("\n".join(selection_lines(selection.record())))
     best = crossval.one_standard_error(points)
@@ -589,8 +589,9 @@ def cv(data: Data, options: dict,
         card = f"C0 = {best.c0:g}" if best.loss == crossval.ZERO_ONE else f"the logistic-loss card of {best.items} items"
         how = ("train with --c0 auto, the default, to get it" if best.loss != crossval.ZERO_ONE
                else f"train with --c0 {best.c0:g}" + (", or --c0 auto to choose it again" if selection is not None else ""))
+        weighted = "" if cfg.w_pos == 0.5 else f", weighted by class with --w-pos {cfg.w_pos:g}"
         print(f"recommended: {card}, the smallest model (mean size {best.size:g}) whose mean test "
-              f"error ({100 * best.test_error:.1f}%) is within one standard error of the best "
+              f"error ({100 * best.test_error:.1f}%{weighted}) is within one standard error of the best "
               f"among cards of at most {crossval.CARD_ITEMS} items when there are any ({how})")
     if plot:
         series = {kind: [(r.size, getattr(r, f"{kind}_error"), f"C0 = {r.c0:g}") for r in totals]

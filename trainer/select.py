@@ -51,10 +51,14 @@ class Selection:
     margins: np.ndarray | None = None
     loss: str = ZERO_ONE
     items: int | None = None
+    #: ``--w-pos``: the errors are weighted by class (``folds.weighted_error``) unless 0.5.
+    w_pos: float = 0.5
 
     def record(self) -> dict:
-        """The model file's ``training.selection``."""
+        """The model file's ``training.selection`` (``w_pos`` only when the errors are weighted)."""
         out = {"method": "cv", "folds": self.folds, "rule": RULE, "grid": [p.record() for p in self.points]}
+        if self.w_pos != 0.5:
+            out["w_pos"] = self.w_pos
         if self.loss == ZERO_ONE:
             return out | {"chosen": self.chosen}
         return out | {"loss": self.loss, "items": self.items}
@@ -115,10 +119,10 @@ def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progre
     best = one_standard_error(points)
     if best is not None and best.loss == LOGISTIC:
         return Selection(folds=k, points=tuple(points), chosen=None, results=tuple(results), loss=LOGISTIC,
-                         items=best.items)
+                         items=best.items, w_pos=config.w_pos)
     chosen = best.c0 if best is not None else middle_c0(len(data.y))
     return Selection(folds=k, points=tuple(points), chosen=chosen, results=tuple(results),
-                     margins=out_of_fold[chosen])
+                     margins=out_of_fold[chosen], w_pos=config.w_pos)
 
 
 def middle_c0(n_rows: int) -> float:

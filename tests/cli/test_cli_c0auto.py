@@ -165,6 +165,26 @@ def test_the_footer_names_the_chosen_c0():
     assert "C0 = 0.0086 (5-fold CV)" in summary(model, "m.json")
 
 
+def test_weighted_errors_are_said_under_the_candidates():
+    """--w-pos weighs the cross-validated errors: the model file records it and show says it."""
+    from scorecard.trainer.folds import GridPoint
+    from scorecard.trainer.select import Selection
+
+    point = GridPoint(0.0086, 0.19, 0.01, 3.0, 0.18)
+    record = Selection(folds=5, points=(point,), chosen=0.0086, w_pos=0.9).record()
+    assert record["w_pos"] == 0.9 and "w_pos" not in Selection(folds=5, points=(point,), chosen=0.0086).record()
+    shown = render_text(_model(_training("optimal", 0.0, selection=record)))
+    assert "errors weighted by class (--w-pos): a positive row weighs 0.9, a negative one 0.1" in shown
+    assert _load_back(record) == record
+
+
+def _load_back(selection: dict) -> dict:
+    """The selection as a model file holds it, read back by the runtime's checks."""
+    from scorecard.runtime import dumps, loads
+
+    return loads(dumps(_model(_training("optimal", 0.0, selection=selection)))).training.selection
+
+
 def _warnings(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith("warning: ")]
 
@@ -237,8 +257,8 @@ def test_an_empty_card_of_a_rare_outcome_names_w_pos_and_weights_silence_the_maj
     assert run.code == 0, run.err
     (warning,) = _warnings(run.err)
     assert warning.startswith("warning: the model has no terms")
-    assert warning.endswith("or weigh the rare outcome (2.5% of the rows) up with --w-pos 0.9 for a card that "
-                            "flags the rows most at risk")
+    assert warning.endswith("or weigh the rare outcome (2.5% of the rows) up with --w-pos 0.95: a card then flags "
+                            "the rows whose risk is above 5.0%, twice its rate")
     weighted = cli("train", data, "--target", "y", "--c0", "0.01", "--w-pos", "0.9", "-o", tmp_path / "w.json")
     assert weighted.code == 0, weighted.err
     assert not any("majority" in line or "rare outcome" in line for line in _warnings(weighted.err))
