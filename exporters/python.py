@@ -57,7 +57,7 @@ import jinja2
 from scorecard.runtime import Input, Model, Term
 from scorecard.runtime.explain import reason_texts
 from scorecard.runtime.score import NUMBER, coerce, int_limit
-from scorecard.runtime.table import CSV_ENCODING, added_columns
+from scorecard.runtime.table import CSV_ENCODING, OTHER_SEPARATORS, added_columns
 
 from .layout import meta_lines
 from .registry import Exporter, register
@@ -210,7 +210,8 @@ def render(model: Model) -> str:
         rules_needed=model.rules_needed if model.kind == "m_of_n" else None,
         added="(" + ", ".join(f'"{name}"' for name in added_columns(model)) + ")",
         csv_encoding=repr(CSV_ENCODING), meta=[repr(line)[1:-1] for line in meta_lines(model)],
-        probability=_probability(model), number_pattern=repr(NUMBER.pattern))
+        probability=_probability(model), number_pattern=repr(NUMBER.pattern),
+        separators=repr(tuple(OTHER_SEPARATORS.items())))
 
 
 register(Exporter(name="python", suffix=".py", render=render,

@@ -411,7 +411,7 @@ def score_csv(infile, outfile, source, k=0):
     except StopIteration:
         raise RowError(f"{source}: the file is empty (no header row)") from None
     if len(header) == 1:  # read with commas, a file separated by ';', tabs or '|' is one column
-        for separator, what in ((";", "semicolons"), ("\t", "tabs"), ("|", "vertical bars")):
+        for separator, what in ((';', 'semicolons'), ('\t', 'tabs'), ('|', 'vertical bars')):
             if len([part for part in header[0].split(separator) if part.strip()]) > 1:
                 raise RowError(f"{source}: the header is one column, {header[0]!r}: the file seems separated by "
                                f"{what}; scorecard reads comma-separated files (save it as CSV with commas between "
