@@ -2,9 +2,10 @@
 
 A model with no terms, a model no better than predicting the majority class, a numeric
 column that cannot be used as a linear term (its values are too large for the intercept
-range), and a column named as a column scoring adds (which exports refuse) are each reported in one sentence that says why and what to try. They reach the user
-through one function, :func:`warn` (the command line prints ``warning: ...`` on standard
-error; the Python API raises a :class:`ScorecardWarning` through the ``warnings`` module).
+range), and a column named as a column scoring adds (which exports refuse) are each reported
+in one sentence that says why and what to try. They reach the user through one function,
+:func:`warn` (the command line prints ``warning: ...`` on standard error; the Python API
+raises a :class:`ScorecardWarning` through the ``warnings`` module).
 """
 from __future__ import annotations
 

@@ -83,8 +83,9 @@ def error_rate(model: Model, data: LabeledData, w_pos: float = 0.5) -> float:
 def weighted_error(wrong: np.ndarray, data: LabeledData, w_pos: float) -> float:
     """The share of ``data``'s weight on the rows ``wrong`` marks: a positive row weighs
     ``w_pos``, a negative one 1 - ``w_pos`` (times its count), as in the 0-1 loss of training
-    (the paper's class weights, Section 2.4: a rare outcome weighted up). At 0.5 it is the share
-    of rows wrong. Cross-validation compares candidates by it, so --w-pos chooses the card too."""
+    (the paper's weighted loss, Section 2.6: a rare outcome weighted up). At 0.5 it is the share
+    of rows wrong. Cross-validation compares candidates by it, so --w-pos chooses the card too,
+    as the paper's Section 6 reports weighted CV errors for the data sets it trains weighted."""
     weight = np.where(data.y > 0, w_pos, 1.0 - w_pos)
     if data.counts is not None:
         weight = weight * data.counts
