@@ -141,7 +141,7 @@ def render_text(model: Model, defaults: Mapping[str, Any] | None = None) -> str:
     if model.training is not None:
         blocks.append(_training_lines(model.training, defaults))
         if model.training.selection:
-            blocks.append(selection_lines(model.training.selection or {}))
+            blocks.append(selection_lines(model.training.selection))
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
 
