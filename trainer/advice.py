@@ -87,14 +87,14 @@ def _quality(model: Model, data: LabeledData, c0: float, chosen: bool, loss: str
                      "of the training rows")
         else:
             price = f"each must lower the mean {loss} loss per training row by at least C0"
-        rare = ""
-        if w_pos == 0.5 and 0 < positives < RARE * n:  # no group of rows reaches a risk of 1/2
+        advice = f"try {smaller}"
+        if w_pos == 0.5 and 0 < positives < RARE * n:  # no group of rows reaches a risk of 1/2: C0 cannot help
             # weights w and 1 - w flag a row whose risk is above 1 - w: twice the outcome's rate here
             above = float(f"{2 * positives / n:.2g}")
-            rare = (f", or weigh the rare outcome ({_pct(positives / n)} of the rows) up with --w-pos {1 - above:g}: "
-                    f"a card then flags the rows whose risk is above {_pct(above)}, twice its rate")
+            advice = (f"the outcome is rare ({_pct(positives / n)} of the rows): weigh it up with --w-pos "
+                      f"{1 - above:g}, and a card flags the rows whose risk is above {_pct(above)}, twice its rate")
         return [f"the model has no terms: {where} no condition pays for itself ({price}); it predicts "
-                f"{predicts} for every row; try {smaller}{rare}"]
+                f"{predicts} for every row; {advice}"]
     if w_pos == 0.5 and t is not None and t.train_error >= majority_error - 1e-12:
         return [f"the model's training error ({_pct(t.train_error)}) is no better than predicting the majority "
                 f"class for every row ({_pct(majority_error)}); try a smaller --c0, a wider --coef-min/--coef-max, "
