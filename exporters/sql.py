@@ -345,7 +345,6 @@ def _integral(model: Model) -> bool:
         model.input(t.input).type == "binary" for t in model.terms if t.op == "linear")
 
 
-
 #: The largest whole score a dialect's ``one_row`` carries exactly: SQLite writes a number as
 #: text with 15 significant digits before json_each reads it back.
 ONE_ROW_BELOW = 10 ** 15
@@ -353,10 +352,10 @@ ONE_ROW_BELOW = 10 ** 15
 
 def _read_once(model: Model, d: Dialect) -> OneRow | None:
     """The dialect's ``one_row`` table function when the query reads the score through it
-    (SQLite, which has no LATERAL), else None: when the model has a probability, which otherwise computes
-    the sum once more, and the score of whole inputs is a whole number below ``ONE_ROW_BELOW``,
-    so it comes back from the function's text exactly (a fraction in a binary column is
-    computed again: :func:`_once_join`)."""
+    (SQLite, which has no LATERAL), else None: when the model has a probability, which
+    otherwise computes the sum once more, and the score of whole inputs is a whole number below
+    ``ONE_ROW_BELOW``, so it comes back from the function's text exactly (a fraction in a binary
+    column is computed again: :func:`_once_join`)."""
     once = (not d.lateral and model.probability is not None and _integral(model)
             and sum(abs(t.points) for t in model.terms) < ONE_ROW_BELOW)
     return d.one_row if once else None

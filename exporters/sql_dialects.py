@@ -130,9 +130,9 @@ class Dialect:
     ``i.`Age``` reads a column ``age``, and two columns ``a`` and ``A`` are an ambiguous
     reference): two names the query reads that differ only in case are refused (sql.py).
     ``one_row``: how a dialect without ``LATERAL`` computes a whole-number score once per
-    row (:class:`OneRow`). ``text_array``: the risk table is read from one text of fixed-width numbers
-    (SQLite, which has no arrays). ``floor_index``: ``{0}``'s floor as an array index (of a score
-    that may hold a fraction; for DuckDB see ``DUCKDB_FLOOR_INDEX``).
+    row (:class:`OneRow`). ``text_array``: the risk table is read from one text of fixed-width
+    numbers (SQLite, which has no arrays). ``floor_index``: ``{0}``'s floor as an array index
+    (of a score that may hold a fraction; for DuckDB see ``DUCKDB_FLOOR_INDEX``).
     """
 
     name: str

@@ -92,7 +92,7 @@ class Steps:
     value: ``table[k]`` is what they add for a value with ``k`` of the sorted ``cutoffs`` at or
     below it (one ``searchsorted`` a row instead of two passes a term).
 
-    Only where every term of the model adds an int (no linear term, no float points): the
+    Only where every term of the model adds an int (``Model.whole_scores``): the
     runtime's partial sums are then integers within 2^53 (runtime/model.py's ``_check_exact``),
     so adding one input's points together, out of term order, gives the same exact total."""
 
@@ -117,7 +117,7 @@ class Steps:
     def of(model: Model) -> dict[str, Steps]:
         """The inputs with two or more thresholds and their steps (none unless every term adds an
         int); the input's other terms (``missing``, ``==``) are added one by one."""
-        if any(t.op == "linear" or isinstance(t.points, float) for t in model.terms):
+        if not model.whole_scores:
             return {}
         out: dict[str, Steps] = {}
         for name in {t.input for t in model.terms}:
