@@ -48,7 +48,7 @@ def test_a_chosen_logistic_card_says_so_in_the_summary_show_and_cards(cli, tmp_p
     by more than a standard error; the user reads that it is a logistic-loss card, found and
     not proven."""
     out = tmp_path / "m.json"
-    run = cli("train", SHARED / "bankruptcy.csv", "--target", "NotBankrupt", "--time-limit", "120", "-o", out)
+    run = cli("train", SHARED / "bankruptcy.csv", "--target", "NotBankrupt", "--time-limit", "600", "-o", out)
     assert run.code == 0, run.err
     assert "logistic-loss card of 2 items (5-fold CV)" in run.err
     assert "best found in" in run.err and "not proven optimal (no proof is sought for a logistic-loss card)" in run.err
@@ -69,7 +69,7 @@ def _table(out: str) -> list[str]:
 
 def test_cv_without_a_grid_compares_the_auto_grid_and_recommends_one(cli, write):
     data = write("tiny.csv", TINY)
-    run = cli("cv", data, "--target", "y", "--folds", "2", "--time-limit", "60")
+    run = cli("cv", data, "--target", "y", "--folds", "2", "--time-limit", "600")
     assert run.code == 0, run.err
     assert {line.split()[0] for line in _table(run.out)} == {f"{c:.4g}" for c in c0_grid(20)}
     assert {line.split()[1] for line in _table(run.out)} == {"1", "2", "all"}  # --folds 2
@@ -82,7 +82,7 @@ def test_cv_recommends_the_card_train_chooses_logistic_cards_included(cli, tmp_p
     show prints for the trained model, number for number, and recommends that card, not a C0."""
     data = SHARED / "bankruptcy.csv"
     plot = tmp_path / "cv.svg"
-    run = cli("cv", data, "--target", "NotBankrupt", "--time-limit", "120", "--plot", plot)
+    run = cli("cv", data, "--target", "NotBankrupt", "--time-limit", "600", "--plot", plot)
     assert run.code == 0, run.err
     svg = plot.read_text()  # the logistic-loss cards are a third line of the plot
     assert 'data-name="logistic, test"' in svg and "<title>logistic 2</title>" in svg
@@ -91,7 +91,7 @@ def test_cv_recommends_the_card_train_chooses_logistic_cards_included(cli, tmp_p
     assert {line.split()[0] for line in _table(run.out)} == {f"{c:.4g}" for c in c0_grid(250)}
 
     out = tmp_path / "m.json"
-    assert cli("train", data, "--target", "NotBankrupt", "--time-limit", "120", "-o", out).code == 0
+    assert cli("train", data, "--target", "NotBankrupt", "--time-limit", "600", "-o", out).code == 0
 
     def block(text: str) -> str:
         return text[text.index("HOW THE CARD WAS CHOSEN"):].split("dealings of the folds")[0]
@@ -102,7 +102,7 @@ def test_cv_recommends_the_card_train_chooses_logistic_cards_included(cli, tmp_p
 
 def test_cv_with_a_grid_compares_those_c0s_only(cli):
     run = cli("cv", SHARED / "bankruptcy.csv", "--target", "NotBankrupt", "--c0-grid", "0.01,0.05",
-              "--time-limit", "120")
+              "--time-limit", "600")
     assert run.code == 0, run.err
     assert {line.split()[0] for line in _table(run.out)} == {"0.01", "0.05"}
     assert "logistic" not in run.out and "HOW THE CARD" not in run.out
