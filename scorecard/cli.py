@@ -131,17 +131,21 @@ DaskAddress = Annotated[Optional[str], typer.Option(
 ModelPath = Annotated[str, typer.Argument(metavar="MODEL.json", help="A model file written by 'scorecard train'.", show_default=False)]
 
 
+def _literal(text: str) -> str:
+    """``text`` shown as written by ``--help``: typer's rich help reads ``[meta]`` or
+    ``[default: 5]`` as a style tag and drops it, unless its bracket is escaped."""
+    rich = getattr(typer.core, "DEFAULT_MARKUP_MODE", None) in ("rich", "markdown")
+    return text.replace("[", "\\[") if rich else text
+
+
 def _train_option(option) -> object:
     """The typer declaration of one training option of the spec (trainer/options/spec.py).
 
     Every flag defaults to None, so that a ``--config`` file can be merged under the flags
     given; ``--help`` shows the spec's default instead."""
     shown = option.shown_default
-    text = option.help
-    if shown is not None:  # typer's rich help would read a bare "[default: ...]" as a style tag
-        rich = getattr(typer.core, "DEFAULT_MARKUP_MODE", None) in ("rich", "markdown")
-        text += f" {chr(92) if rich else ''}[default: {shown}]"
-    return Annotated[Optional[option.cli_type], typer.Option(*option.flags, help=text, show_default=False)]
+    text = option.help if shown is None else f"{option.help} [default: {shown}]"
+    return Annotated[Optional[option.cli_type], typer.Option(*option.flags, help=_literal(text), show_default=False)]
 
 
 def _numbers(text: str | None, option: str) -> tuple[float, ...] | None:
@@ -262,7 +266,7 @@ def _configure(options: dict):
     return TrainConfig(**merged), target, positive
 
 
-MetaFile = Annotated[Optional[str], typer.Option("--meta", metavar="FILE.toml", help=(
+MetaFile = Annotated[Optional[str], typer.Option("--meta", metavar="FILE.toml", help=_literal(
     "The model's title, description, class names and per input label, unit, description "
     "(TOML: title, description, [classes], [inputs.COL]); also the [meta] table of --config."))]
 Title = Annotated[Optional[str], typer.Option("--title", help="The card's title.")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
 
 from scorecard.runtime import Input, Model, Target, Term, Training, dump
 from scorecard.trainer.options.config import TrainConfig
@@ -24,6 +25,24 @@ def test_version(cli):
 def test_help_exits_zero(cli):
     run = cli("train", "--help")
     assert run.code == 0 and "--c0" in run.out and "default:" in run.out
+
+
+def test_help_shows_every_bracket_as_written(cli, monkeypatch):
+    """Rich help drops '[meta]' or '[default: auto]' as a style tag unless it is escaped: every
+    bracketed word of every option's help must reach the reader."""
+    import typer
+
+    from scorecard.cli import app
+
+    monkeypatch.setenv("COLUMNS", "2000")  # one line per option: no word is wrapped apart
+    seen = 0
+    for name, command in typer.main.get_command(app).commands.items():
+        run = cli(name, "--help")
+        for param in command.params:
+            for words in re.findall(r"\[[^\]]*\]", (getattr(param, "help", None) or "").replace("\\[", "[")):
+                assert words in run.out, (name, param.name, words)
+                seen += 1
+    assert seen >= 10  # the meta tables, the defaults of the training options, [N, k]
 
 
 def _model(path, training=None) -> str:
