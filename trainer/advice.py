@@ -46,10 +46,6 @@ def _positive_text(data: LabeledData) -> str:
     return visible(f"{data.target.name} = {data.target.positive}")  # a warning a person reads
 
 
-#: Below this share of rows, an outcome is rare: an empty card's warning names --w-pos.
-RARE = 0.2
-
-
 def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = False,
                    loss: str = "zero-one", w_pos: float = 0.5) -> list[str]:
     """An empty model, or one no better than the majority class (one message each), in the
@@ -88,11 +84,8 @@ def _quality(model: Model, data: LabeledData, c0: float, chosen: bool, loss: str
         else:
             price = f"each must lower the mean {loss} loss per training row by at least C0"
         advice = f"try {smaller}"
-        if w_pos == 0.5 and 0 < positives < RARE * n:  # no group of rows reaches a risk of 1/2: C0 cannot help
-            # weights w and 1 - w flag a row whose risk is above 1 - w: twice the outcome's rate here
-            above = float(f"{2 * positives / n:.2g}")
-            advice = (f"the outcome is rare ({_pct(positives / n)} of the rows): weigh it up with --w-pos "
-                      f"{1 - above:g}, and a card flags the rows whose risk is above {_pct(above)}, twice its rate")
+        if w_pos == 0.5 and 0 < positives < n / 2:
+            advice = _weigh_up(positives / n, advice if not chosen else None)
         return [f"the model has no terms: {where} no condition pays for itself ({price}); it predicts "
                 f"{predicts} for every row; {advice}"]
     if w_pos == 0.5 and t is not None and t.train_error >= majority_error - 1e-12:
@@ -100,6 +93,18 @@ def _quality(model: Model, data: LabeledData, c0: float, chosen: bool, loss: str
                 f"class for every row ({_pct(majority_error)}); try a smaller --c0, a wider --coef-min/--coef-max, "
                 "or other columns"]
     return []
+
+
+def _weigh_up(rate: float, also: str | None) -> str:
+    """The advice for an empty card of a minority outcome (a share ``rate`` of the rows): no
+    group of rows reaches a risk of 1/2, the risk above which the 0-1 loss predicts it, so no
+    C0 helps (cross-validation has tried the smaller ones). Weights w and 1 - w flag a row whose
+    risk is above 1 - w: twice the outcome's rate, or halfway from it to 1/2 when that is lower."""
+    above = float(f"{min(2 * rate, (rate + 0.5) / 2):.2g}")
+    first = f"{also}, or " if also else ""
+    return (f"the outcome is in {_pct(rate)} of the rows and predicting it for a group of rows needs their risk "
+            f"above 50%: {first}weigh it up with --w-pos {1 - above:g}, and a card flags the rows whose risk is "
+            f"above {_pct(above)}")
 
 
 def _can_flip(c: int, low: float, high: float, b_lo: int, b_hi: int) -> bool:

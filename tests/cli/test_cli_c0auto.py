@@ -257,8 +257,9 @@ def test_an_empty_card_of_a_rare_outcome_names_w_pos_and_weights_silence_the_maj
     assert run.code == 0, run.err
     (warning,) = _warnings(run.err)
     assert warning.startswith("warning: the model has no terms")
-    assert warning.endswith("it predicts not y = 1 for every row; the outcome is rare (2.5% of the rows): weigh it "
-                            "up with --w-pos 0.95, and a card flags the rows whose risk is above 5.0%, twice its rate")
+    assert warning.endswith("it predicts not y = 1 for every row; the outcome is in 2.5% of the rows and predicting "
+                            "it for a group of rows needs their risk above 50%: try --c0 auto or a smaller --c0, or "
+                            "weigh it up with --w-pos 0.95, and a card flags the rows whose risk is above 5.0%")
     weighted = cli("train", data, "--target", "y", "--c0", "0.01", "--w-pos", "0.9", "-o", tmp_path / "w.json")
     assert weighted.code == 0, weighted.err
     assert not any("majority" in line or "rare outcome" in line for line in _warnings(weighted.err))

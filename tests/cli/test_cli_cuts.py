@@ -95,3 +95,24 @@ def test_a_patient_number_and_a_visit_date_are_left_out_and_carried_through_pred
     scored = cli("predict", tmp_path / "raw.json", raw)
     assert scored.code == 0, scored.err
     assert scored.out.splitlines()[1].startswith("P100000,")
+
+
+def test_a_ward_of_four_rows_is_no_condition_until_min_level_rows_allows_it(cli, tmp_path):
+    """15 wards of 4 rows each; the 4 rows of ward W0 had the outcome whatever their glucose. The
+    card would buy a 'ward = W0' condition for them; 4 rows are not evidence, so the plain command
+    says why it offers none, and --min-level-rows 4 lets the user overrule."""
+    frame = pd.read_csv(_raw_csv(tmp_path / "plain.csv"))
+    frame["ward"] = [f"W{k // 4}" for k in range(len(frame))]
+    frame.loc[frame["ward"] == "W0", "diabetes"] = "yes"
+    assert (frame["glu"][frame["ward"] == "W0"] < 140).any()  # W0 is not glu >= 140 again
+    raw = tmp_path / "wards.csv"
+    frame.to_csv(raw, index=False)
+    args = ("--target", "diabetes", "--positive", "yes", "--c0", "0.01", "--time-limit", "120")
+    run = cli("train", raw, *args, "-o", tmp_path / "m.json")
+    assert run.code == 0, run.err
+    assert "note: column 'ward': all its 15 levels are held by fewer than 10 rows each" in run.err
+    assert "ward" not in {t["input"] for t in json.loads((tmp_path / "m.json").read_text())["terms"]}
+    allowed = cli("train", raw, *args, "--min-level-rows", "4", "-o", tmp_path / "w.json")
+    assert allowed.code == 0 and "note: column 'ward'" not in allowed.err
+    terms = json.loads((tmp_path / "w.json").read_text())["terms"]
+    assert any(t["input"] == "ward" and t["value"] == "W0" for t in terms)

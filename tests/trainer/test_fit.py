@@ -75,7 +75,7 @@ def test_class_weight_trades_errors_between_the_classes():
 def test_golden_rows_turn_every_term_on_and_off_and_cross_the_boundary():
     frame = pd.DataFrame({"odor": ["none", "foul", "almond", "none", "foul", "none", "almond", "foul"],
                           "size": [1, 2, 3, 4, 1, 2, 3, 4], "y": [0, 1, 0, 0, 1, 1, 0, 1]})
-    model = train(labeled(frame), TrainConfig(c0=0.01, **SMALL))
+    model = train(labeled(frame), TrainConfig(c0=0.01, min_level_rows=1, **SMALL))
     assert model.terms and len(model.golden) <= 30
     for g in model.golden:
         assert g.score == score(model, g.row) and g.prediction == predict(model, g.row)

@@ -39,7 +39,7 @@ def test_signs_bound_every_column_of_the_input():
     data = labeled(frame)
 
     def signed(signs):
-        return constrained_problem(encode(data), data, TrainConfig(c0=0.01, signs=signs))
+        return constrained_problem(encode(data, min_level_rows=1), data, TrainConfig(c0=0.01, signs=signs))
 
     problem = signed({"c": "-", "a": "+"})
     assert list(problem.coef_lo) == [0, -10, -10, -10]

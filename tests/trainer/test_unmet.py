@@ -31,7 +31,7 @@ def ops(design, name):
 def test_unmet_offers_unknown_where_cells_are_missing_and_never_a_linear_column_there():
     data = prepare(frame(), "y", positive=1)
     assert data.policy == "unmet" and data.missing_counts == {"grade": 2, "flag": 1, "color": 2}
-    design = design_for(data, TrainConfig())
+    design = design_for(data, TrainConfig(min_level_rows=1))
     assert ops(design, "grade")[-1] == "missing" and set(ops(design, "grade")[:-1]) == {">="}
     assert ops(design, "flag") == ["==", "missing"]
     assert ops(design, "color") == ["==", "==", "missing"]

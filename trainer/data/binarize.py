@@ -2,7 +2,8 @@
 
 Each rule is a 0/1 design :class:`~.design.Column` that keeps its raw meaning, so the trained model reads raw
 data: ``age >= 60`` and its negation ``age < 60`` for a numeric input, ``odor == none``
-and ``odor in {the other levels}`` for a categorical input, ``smoker == 1`` and
+and ``odor in {the other levels}`` for a categorical input (each level held by at least
+``--min-level-rows`` rows), ``smoker == 1`` and
 ``smoker == 0`` for a binary input. The paper's recipe (Section 3.3): a rule per category,
 and thresholds ``x >= v`` for a real-valued input, where at most one threshold between each
 pair of adjacent distinct values matters. We place a cut between *every* pair of adjacent
@@ -18,7 +19,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .design import Column, Design, build, has_unknown, unknown_column
+from .design import MIN_LEVEL_ROWS, Column, Design, build, has_unknown, levels_of, offered_levels, unknown_column
 from .prepare import LabeledData
 
 #: Default number of candidate thresholds per numeric input.
@@ -214,9 +215,10 @@ def _numeric_rules(name: str, cuts: Sequence[float]) -> list[tuple[Column, bool]
     return out
 
 
-def _categorical_rules(name: str, levels: Sequence[str]) -> list[tuple[Column, bool]]:
+def _categorical_rules(name: str, levels: Sequence[str], offered: Sequence[str]) -> list[tuple[Column, bool]]:
+    """``name == level`` and its negation (``name`` in every other level) for each offered level."""
     out = []
-    for level in levels:
+    for level in offered:
         out.append((Column(name, "==", level, f"{name} == {level}"), False))
         others = tuple(v for v in levels if v != level)
         if others:
@@ -236,7 +238,8 @@ def cut_columns(data: LabeledData, name: str, given: Sequence[float] | None = No
 
 
 def rule_columns(data: LabeledData, *, cuts: Mapping[str, Sequence[float]] | None = None,
-                 max_thresholds: int = MAX_THRESHOLDS, negations: bool = True) -> list[Column]:
+                 max_thresholds: int = MAX_THRESHOLDS, negations: bool = True,
+                 min_level_rows: int = MIN_LEVEL_ROWS) -> list[Column]:
     """Candidate rules for every input of ``data`` (see the module docstring).
 
     ``cuts`` gives the cut points of some numeric inputs (rules ``x >= v``); the others get
@@ -247,8 +250,8 @@ def rule_columns(data: LabeledData, *, cuts: Mapping[str, Sequence[float]] | Non
     columns: list[Column] = []
     for inp in data.inputs:
         if inp.type == "categorical":
-            levels = list(inp.categories) if inp.categories else sorted(data.frame[inp.name].dropna().unique())
-            made = _categorical_rules(inp.name, levels)
+            made = _categorical_rules(inp.name, levels_of(data, inp.name),
+                                      offered_levels(data, inp.name, min_level_rows))
         elif inp.type == "binary" and inp.name not in cuts:
             made = _binary_rules(inp.name, data.frame[inp.name].to_numpy(dtype=float))
         else:
@@ -262,14 +265,16 @@ def rule_columns(data: LabeledData, *, cuts: Mapping[str, Sequence[float]] | Non
 
 
 def binarize(data: LabeledData, *, cuts: Mapping[str, Sequence[float]] | None = None,
-             max_thresholds: int = MAX_THRESHOLDS, negations: bool = True) -> Design:
+             max_thresholds: int = MAX_THRESHOLDS, negations: bool = True,
+             min_level_rows: int = MIN_LEVEL_ROWS) -> Design:
     """The rule design of ``data``: :func:`rule_columns` evaluated on its rows.
 
     Rules that hold on all rows or on none are left out (they cannot change a prediction
     the intercept does not already make), and so is a rule equal on every row to an earlier
     one (``sex == f`` and ``sex != m``): same fit, fewer variables.
     """
-    design = build(data, rule_columns(data, cuts=cuts, max_thresholds=max_thresholds, negations=negations))
+    design = build(data, rule_columns(data, cuts=cuts, max_thresholds=max_thresholds, negations=negations,
+                                      min_level_rows=min_level_rows))
     n = design.X.shape[0]
     keep, seen = [], set()
     for j in range(design.X.shape[1]):

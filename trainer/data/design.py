@@ -66,14 +66,37 @@ class Design:
         return build(data, list(self.columns) + list(columns))
 
 
-def input_columns(data: LabeledData, name: str) -> list[Column]:
+#: Rows of the training data a level of a text column must hold to be a condition of its own
+#: (``--min-level-rows``).
+MIN_LEVEL_ROWS = 10
+
+
+def levels_of(data: LabeledData, name: str) -> list:
+    """Every level of categorical input ``name``: the input's own list, else those seen."""
+    inp = next(i for i in data.inputs if i.name == name)
+    return list(inp.categories) if inp.categories is not None else sorted(set(data.frame[name].dropna()))
+
+
+def offered_levels(data: LabeledData, name: str, min_rows: int = MIN_LEVEL_ROWS) -> list:
+    """The levels of categorical input ``name`` held by at least ``min_rows`` rows of ``data``
+    (grouped rows counted with their counts), in :func:`levels_of`'s order. A rarer level is no
+    condition of its own: the points of a handful of rows are noise (a level of 4 rows that all
+    had the outcome is worth 10 points to a logistic-loss card, and tells nothing about the
+    next patient), and a column of hundreds of them (diagnosis codes, postcodes) swamps the
+    search. Its rows meet none of the column's conditions."""
+    column = data.frame[name]
+    weights = np.ones(len(column)) if data.counts is None else np.asarray(data.counts, dtype=float)
+    rows = pd.Series(weights, index=column.index).groupby(column, observed=True).sum()
+    return [level for level in levels_of(data, name) if rows.get(level, 0) >= min_rows]
+
+
+def input_columns(data: LabeledData, name: str, min_level_rows: int = MIN_LEVEL_ROWS) -> list[Column]:
     """Input ``name`` as the paper's SLIM reads it: one ``linear`` column for a numeric or
-    binary input, one ``==`` column per category level."""
+    binary input, one ``==`` column per category level (:func:`offered_levels`)."""
     inp = next(i for i in data.inputs if i.name == name)
     if inp.type == "categorical":
-        levels = inp.categories if inp.categories is not None else sorted(set(data.frame[inp.name].dropna()))
-        return [Column(inp.name, "==", level, f"{inp.name} = {level}") for level in levels]
-    return [Column(inp.name, "linear", None, inp.name)]
+        return [Column(name, "==", level, f"{name} = {level}") for level in offered_levels(data, name, min_level_rows)]
+    return [Column(name, "linear", None, name)]
 
 
 def unknown_column(name: str) -> Column:
@@ -91,11 +114,11 @@ def has_unknown(data: LabeledData, name: str) -> bool:
     return 0 < missing < len(data.frame)
 
 
-def default_columns(data: LabeledData) -> list[Column]:
-    """One ``linear`` column per numeric/binary input, one ``==`` column per category level."""
+def default_columns(data: LabeledData, min_level_rows: int = MIN_LEVEL_ROWS) -> list[Column]:
+    """One ``linear`` column per numeric/binary input, one ``==`` column per offered level."""
     columns: list[Column] = []
     for inp in data.inputs:
-        columns += input_columns(data, inp.name)
+        columns += input_columns(data, inp.name, min_level_rows)
     return columns
 
 
@@ -107,7 +130,7 @@ def build(data: LabeledData, columns: list[Column]) -> Design:
     return Design(columns=tuple(columns), X=X)
 
 
-def encode(data: LabeledData) -> Design:
+def encode(data: LabeledData, min_level_rows: int = MIN_LEVEL_ROWS) -> Design:
     """The paper's SLIM design of ``data`` (linear numeric columns, one-hot categoricals:
     ``--numeric linear``; ``families.slim_design`` builds the cut-off default)."""
-    return build(data, default_columns(data))
+    return build(data, default_columns(data, min_level_rows))

@@ -26,19 +26,21 @@ import numpy as np
 
 from ..options.config import TrainConfig
 from .binarize import binarize, cut_columns
-from .design import Column, Design, build, has_unknown, input_columns, unknown_column
+from .design import Column, Design, build, has_unknown, input_columns, levels_of, offered_levels, unknown_column
 from .prepare import LabeledData
 
 
 def mofn_design(data: LabeledData, config: TrainConfig) -> Design:
     """The candidate rules of an M-of-N table (with negations unless ``config.negations`` is off)."""
-    return binarize(data, cuts=config.cuts, max_thresholds=config.max_thresholds, negations=config.negations)
+    return binarize(data, cuts=config.cuts, max_thresholds=config.max_thresholds, negations=config.negations,
+                    min_level_rows=config.min_level_rows)
 
 
 def tilm_design(data: LabeledData, config: TrainConfig) -> Design:
     """TILM's candidate rules: thresholds ``x >= v`` per numeric input (``config.cuts`` or
     automatic), a rule per category, a binary input as itself; no negations."""
-    return binarize(data, cuts=config.cuts, max_thresholds=config.max_thresholds, negations=False)
+    return binarize(data, cuts=config.cuts, max_thresholds=config.max_thresholds, negations=False,
+                    min_level_rows=config.min_level_rows)
 
 
 #: Under ``--numeric cuts`` a numeric input of whole numbers within +-SMALL (a score or a count:
@@ -90,6 +92,25 @@ def unmet_notes(data: LabeledData, config: TrainConfig) -> list[str]:
     return notes
 
 
+def level_notes(data: LabeledData, config: TrainConfig) -> list[str]:
+    """One sentence per categorical input with levels too rare to be conditions of their own
+    (:func:`~.design.offered_levels`), for the CLI to show: a user who knows a rare level
+    matters can lower ``--min-level-rows``, or group the levels in the data."""
+    notes = []
+    for inp in data.inputs:
+        if inp.type != "categorical":
+            continue
+        levels = levels_of(data, inp.name)
+        rare = len(levels) - len(offered_levels(data, inp.name, config.min_level_rows))
+        if rare:
+            some = "all" if rare == len(levels) else f"{rare:,} of"
+            notes.append(f"column {inp.name!r}: {some} its {len(levels):,} levels are held by fewer than "
+                         f"{config.min_level_rows} rows each and are no condition of their own (their rows meet "
+                         "none of the column's conditions); --min-level-rows sets the number, or group the "
+                         "levels in the data")
+    return notes
+
+
 def _binary_condition(data: LabeledData, name: str) -> Column:
     """A binary input as one condition, ``COL == 1`` (``COL == 0`` when 1 never occurs)."""
     values = data.frame[name].to_numpy(dtype=float)
@@ -108,7 +129,7 @@ def slim_design(data: LabeledData, config: TrainConfig) -> Design:
         elif inp.type == "binary" and may_be_missing(data, inp.name):
             columns.append(_binary_condition(data, inp.name))
         else:
-            columns += input_columns(data, inp.name)
+            columns += input_columns(data, inp.name, config.min_level_rows)
         if has_unknown(data, inp.name):
             columns.append(unknown_column(inp.name))
     return build(data, columns)

@@ -299,6 +299,12 @@ OPTIONS: tuple[Option, ...] = (
            ("--max-cuts",), int, metavar="N",
            doc="cut-off conditions per numeric column at quantiles of the training rows, plus N/2 at quantiles "
                "of each class (--numeric cuts)"),
+    Option("min_level_rows", int, 10, Number(low=1, integer=True), "Rows a level of a text column needs to be a "
+           "condition of its own.", ("--min-level-rows",), int, metavar="N",
+           doc="rows a level of a text column needs to be a condition of its own (`ward = 4B`); a rarer level's "
+               "rows meet none of its column's conditions, as the points of a handful of rows are noise and a "
+               "column of hundreds of such levels (diagnosis codes, postcodes) swamps the search; a note names "
+               "the columns that have such levels"),
     # -------------------------------------------------------- coefficients
     Option("coef_min", int, -10, Number(integer=True), "Smallest coefficient.", ("--coef-min",), int, metavar="N",
            estimator=True, section="coefficients", doc="smallest coefficient (an integer <= --coef-max)"),
