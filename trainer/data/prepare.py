@@ -314,14 +314,15 @@ def _type_levels(text: pa.Array, name: str, source: str, locate) -> tuple[str, n
         values = numbers[codes]
         return _numeric(values, ~np.isnan(values), name, source, locate, shown)
     counts = np.bincount(codes, minlength=len(levels))
-    present = int(counts[:-1].sum())
+    counts[[v is None for v in levels]] = 0  # empty or blank cells: neither numbers nor text
+    present = int(counts.sum())
     not_numbers = int(counts[is_text].sum())
     separated = [v for v, text in zip(levels, is_text) if text and THOUSANDS.fullmatch(v.strip())]
     hint = ""
     if 2 * len(separated) > int(is_text.sum()):
         hint = (f"; its values look like numbers with thousands separators ({separated[0]!r}): write them "
                 "without separators to use it as a number")
-    once = int((counts[:-1] == 1).sum())  # values of one row each
+    once = int((counts == 1).sum())  # values of one row each
     if once >= IDENTIFIER_LEVELS and 2 * once > present:
         return UNUSED, None, (f"column {name!r} is not used: {once:,} of its {present:,} values occur in one row "
                               "only (an identifier, a date or free text?), and a condition met by one row tells "
