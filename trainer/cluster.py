@@ -30,9 +30,9 @@ from scorecard.runtime.errors import ConfigError, DataError
 
 from . import advice
 from .convex.losses import DaskOracle
+from .data.columnar import PARQUET_SUFFIXES, check_header
 from .data.columnar import as_text as _as_text
 from .data.design import Design
-from .data.columnar import PARQUET_SUFFIXES
 from .data.stream import (SAMPLE_ROWS, ColumnScan, Files, Streamed, design_matrix, from_scan, merge_scans, picked_rows,
                           scan_batch)
 from .options.config import TrainConfig
@@ -59,6 +59,7 @@ def read_frame(files: Files):
     import dask.dataframe as dd
 
     columns = files.columns()
+    check_header(columns, files.source)  # a nameless first column: the in-memory reading's alone to leave out
     parts = []
     parquet = [p for p in files.paths if p.lower().endswith(PARQUET_SUFFIXES)]
     csv = [p for p in files.paths if not p.lower().endswith(PARQUET_SUFFIXES)]

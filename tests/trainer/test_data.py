@@ -131,6 +131,37 @@ def test_a_column_of_an_identifier_a_date_or_free_text_is_left_out_with_a_note(w
                                for name in ("id", "date"))
 
 
+def test_row_names_as_r_and_pandas_write_them_are_left_out_with_a_note(write):
+    """R's write.csv(x) and pandas' to_csv(path) write the row names first, under an empty name:
+    1..n quoted, or 0..n-1. Cut-offs on them would score the order the file was sorted in."""
+    frame = pd.DataFrame({"y": [k % 2 for k in range(30)], "age": [20 + (7 * k) % 50 for k in range(30)]})
+    r_style = write("r.csv", '"","y","age"\n' + "".join(f'"{k + 1}",{y},{a}\n' for k, (y, a) in
+                                                        enumerate(zip(frame["y"], frame["age"]))))
+    pandas_style = write("p.csv", frame.to_csv())
+    for path, first in ((r_style, 1), (pandas_style, 0)):
+        data = load(path)
+        assert [i.name for i in data.inputs] == ["age"]
+        assert data.notes == (f"the first column, which has no name, is not used: it holds the row numbers {first} to "
+                              f"{first + 29}, each once (row names, as R's write.csv and pandas' to_csv write them, or "
+                              "a sequential identifier), which tell nothing about a new row",)
+    shuffled = frame.assign(id=[(11 * k) % 30 + 1 for k in range(30)])  # 1..30 in another order
+    assert [i.name for i in load(write("s.csv", shuffled.to_csv(index=False))).inputs] == ["age"]
+
+
+def test_numbers_that_are_not_row_numbers_stay_and_a_nameless_column_of_them_is_refused(write):
+    """A run not starting at 0 or 1 (years 1990-2019, ages 40-69), a repeated value, a short file:
+    data, not row numbers. A nameless column holding them is refused, naming what to do; the
+    Python API keeps its columns as given."""
+    frame = pd.DataFrame({"y": [k % 2 for k in range(30)], "year": range(1990, 2020),
+                          "n": [k + 1 for k in range(29)] + [1]})
+    assert [i.name for i in load(write("d.csv", frame.to_csv(index=False))).inputs] == ["year", "n"]
+    with pytest.raises(DataError, match="column 1 of the header has no name; name it, or leave it out of the file"):
+        load(write("e.csv", frame.set_index("year").to_csv().replace("year", "", 1)))
+    short = pd.DataFrame({"y": [k % 2 for k in range(10)], "a": range(1, 11)})
+    assert [i.name for i in load(write("f.csv", short.to_csv(index=False))).inputs] == ["a"]
+    assert [i.name for i in prepare(frame.assign(i=range(30)), "y").inputs] == ["year", "n", "i"]
+
+
 def test_a_column_of_few_rows_or_few_values_of_one_row_stays():
     """Fewer than 20 values of one row each, or values of one row in at most half the rows
     (and every value of a small file): the column stays, each level a condition."""

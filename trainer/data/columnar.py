@@ -170,11 +170,13 @@ def _parquet_file(path: str, source: str, error=DataError):
         raise error(f"{source}: not a readable Parquet file ({exc})") from None
 
 
-def check_header(header: list[str], path: str) -> None:
-    """Refuse a header with a nameless or repeated column (DataError naming the file)."""
+def check_header(header: list[str], path: str, unnamed_first: bool = False) -> None:
+    """Refuse a header with a nameless or repeated column (DataError naming the file); with
+    ``unnamed_first``, the first column may have no name (R's ``write.csv`` and pandas'
+    ``to_csv`` write row names there: ``prepare`` leaves it out when it holds row numbers)."""
     seen: set[str] = set()
     for k, name in enumerate(header):
-        if name.strip() == "":
+        if name.strip() == "" and not (k == 0 and unnamed_first):
             raise DataError(f"{path}: column {k + 1} of the header has no name")
         if name in seen:
             raise DataError(f"{path}: column {name!r} appears twice in the header")
@@ -285,7 +287,7 @@ def read_table(path: str) -> ColumnTable:
         header = csv_header(path, path)
     except RowError as exc:
         raise DataError(str(exc)) from None
-    check_header(header, path)
+    check_header(header, path, unnamed_first=True)
     try:
         table = pa_csv.read_csv(path, *_csv_options(header, BLOCK_SIZE))
         if table.column_names != header:

@@ -157,6 +157,11 @@ def prepare(df: pd.DataFrame | ColumnTable, target: str, positive: object = None
     inputs: list[Input] = []
     for name in features:
         kind, values, note = _type_column(columns_of(name), name, source, locate)
+        if isinstance(df, ColumnTable) and kind == "numeric" and _row_numbers(values):
+            kind, note = UNUSED, _row_numbers_note(name, values)
+        if name.strip() == "" and kind != UNUSED:
+            raise DataError(f"{source}: column {names.index(name) + 1} of the header has no name; name it, or "
+                            "leave it out of the file")
         if note:
             notes.append(note)
         if kind == UNUSED:
@@ -299,6 +304,27 @@ def arrow_numbers(text: pa.Array) -> tuple[np.ndarray, np.ndarray] | None:
 
 #: The type :func:`_type_levels` gives a column it leaves out (``IDENTIFIER_LEVELS``).
 UNUSED = "unused"
+
+
+def _row_numbers(values: np.ndarray) -> bool:
+    """True when a file's numeric column holds the row numbers: 1..n or 0..n-1, each once, in
+    any order, in at least ``IDENTIFIER_LEVELS`` rows (R's ``write.csv`` and pandas' ``to_csv``
+    write them as the first column by default; a sequential patient number is the same). Cut-offs
+    on it would score the order the file was sorted in, which tells nothing about a new row."""
+    n = len(values)
+    if n < IDENTIFIER_LEVELS or np.isnan(values).any() or values.min() not in (0, 1):
+        return False
+    whole = values.astype(np.int64)
+    return bool(np.array_equal(whole, values) and whole.max() - whole.min() == n - 1 and
+                np.bincount(whole - whole.min(), minlength=n).max() == 1)
+
+
+def _row_numbers_note(name: str, values: np.ndarray) -> str:
+    """The note of a column :func:`_row_numbers` leaves out."""
+    what = f"column {name!r}" if name.strip() else "the first column, which has no name,"
+    return (f"{what} is not used: it holds the row numbers {values.min():.0f} to {values.max():,.0f}, each once "
+            "(row names, as R's write.csv and pandas' to_csv write them, or a sequential identifier), which tell "
+            "nothing about a new row")
 
 
 def _type_levels(text: pa.Array, name: str, source: str, locate) -> tuple[str, np.ndarray | None, str | None]:

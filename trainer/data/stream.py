@@ -131,7 +131,7 @@ class Files:
                 names = next(csv_reader(fh), None)
             if names is None:
                 raise DataError(f"{path}: the file is empty (no header row)")
-        check_header(names, path)
+        check_header(names, path, unnamed_first=not self.folder)  # the in-memory reading may leave it out
         return names
 
     def columns(self) -> list[str]:
@@ -455,6 +455,7 @@ def scan(files: Files, target: str, positive: object, missing: str, spill: Spill
     spill: where to keep the row groups as read when every file is CSV, so that no later pass
     parses the text again (:class:`Spill`)."""
     columns = files.columns()
+    check_header(columns, files.source)  # a nameless first column: the in-memory reading's alone to leave out
     if target not in columns:
         prepare(pd.DataFrame({c: ["0"] for c in columns}), target, positive, missing, source=files.source)
     every = max(1, files.rows() // SAMPLE_ROWS)
