@@ -104,7 +104,7 @@ def test_a_text_value_among_numbers_makes_the_column_categorical_with_a_note(wri
 def test_a_text_column_with_blank_cells_is_categorical_without_a_note(write):
     """A cause of death, blank for those alive: its filled cells are all text, so no note says
     it is 'read as categorical' as if it were mostly numbers (blanks are neither)."""
-    path = write("d.csv", "y,cause,x\n" + "".join(f"{k % 2},{'' if k % 4 else 'Circulatory'},{k}\n" for k in range(40)))
+    path = write("d.csv", "y,cause,x\n" + "".join(f"{k % 2},{'' if k % 4 else 'Circulatory'},{k % 7}\n" for k in range(40)))
     data = load(path)
     assert data.inputs[0].type == "categorical" and data.notes == ()
     mostly = load(write("e.csv", "y,x\n" + "".join(f"{k % 2},{'' if k % 3 else k}\n" for k in range(30)) + "1,n/a\n"))

@@ -104,7 +104,8 @@ def level_notes(data: LabeledData, config: TrainConfig) -> list[str]:
         rare = len(levels) - len(offered_levels(data, inp.name, config.min_level_rows))
         if rare:
             some = "all" if rare == len(levels) else f"{rare:,} of"
-            notes.append(f"column {inp.name!r}: {some} its {len(levels):,} levels are held by fewer than "
+            are = "is" if rare == 1 else "are"
+            notes.append(f"column {inp.name!r}: {some} its {len(levels):,} levels {are} held by fewer than "
                          f"{config.min_level_rows} rows each and are no condition of their own (their rows meet "
                          "none of the column's conditions); --min-level-rows sets the number, or group the "
                          "levels in the data")
