@@ -108,6 +108,15 @@ DATASETS = {
                     "Titanic passengers: text columns (sex, class), 263 empty ages"),
     "mroz": Spec("carData", ("Mroz",), "lfp", "yes", (),
                  "women's labour force participation: yes/no text columns, real-valued log wage and income"),
+    "wells": Spec("carData", ("Wells",), "switch", "yes", (),
+                  "Bangladeshi households switching from an unsafe well: arsenic level, distance in metres, "
+                  "years of education, a yes/no column (added 2026-11-27, not looked at before)"),
+    "oj": Spec("ISLR", ("OJ",), "Purchase", "MM", (),
+               "orange juice purchases (Minute Maid against Citrus Hill): prices, discounts, brand loyalty, "
+               "store number and a Yes/No column (added 2026-11-27, not looked at before)"),
+    "birthwt": Spec("MASS", ("birthwt",), "low", "1", ("bwt",),
+                    "low birth weight (189 births): mother's age, weight in pounds, race coded 1-3, smoking, "
+                    "visits; bwt dropped, as low is bwt < 2500 (added 2026-11-27, not looked at before)"),
 }
 
 
