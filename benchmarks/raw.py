@@ -169,18 +169,19 @@ def write_r_csv(frame: pd.DataFrame, path: Path) -> None:
     tmp.replace(path)
 
 
-def split(name: str) -> tuple[Path, Path, pd.DataFrame]:
-    """The data set as R would write it, and its stratified 70/30 split (seed 0)."""
+def split(name: str, seed: int = SEED) -> tuple[Path, Path, pd.DataFrame]:
+    """The data set as R would write it, and its stratified 70/30 split (seed 0; another seed's
+    split, for benchmarks/raw_splits.py, in a folder of its own)."""
     from sklearn.model_selection import train_test_split
 
     spec = DATASETS[name]
     frame = frame_of(spec)
-    folder = CACHE / name
+    folder = CACHE / name if seed == SEED else CACHE / name / f"seed-{seed}"
     folder.mkdir(parents=True, exist_ok=True)
     write_r_csv(frame, folder / f"{name}.csv")
     y = (frame[spec.target].astype(str) == spec.positive).to_numpy()
     train_rows, test_rows = train_test_split(np.arange(len(frame)), test_size=TEST_SHARE, stratify=y,
-                                             random_state=SEED)
+                                             random_state=seed)
     train, test = folder / "train.csv", folder / "test.csv"
     write_r_csv(frame.iloc[np.sort(train_rows)], train)
     write_r_csv(frame.iloc[np.sort(test_rows)], test)
