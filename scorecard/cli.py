@@ -185,12 +185,12 @@ def _number(text: str, option: str) -> float:
 
 def _load_data(path: str, target: str, positive, cfg):
     from scorecard.trainer.data.columnar import release_memory
-    from scorecard.trainer.data.families import level_notes, unmet_notes
+    from scorecard.trainer.data.families import data_notes
     from scorecard.trainer.data.prepare import prepare, read_table
 
     data = prepare(read_table(path), target, positive, cfg.missing, source=path)
     release_memory()  # the file's columns are dropped: training gets their memory
-    for note in [*data.notes, *unmet_notes(data, cfg), *level_notes(data, cfg)]:
+    for note in data_notes(data, cfg):
         _say(f"note: {note}")
     if data.dropped_rows:
         _say(f"note: dropped {data.dropped_rows} rows with missing values ({len(data.y)} left)")

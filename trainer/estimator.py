@@ -19,6 +19,8 @@ from scorecard.runtime import risk as runtime_risk
 from scorecard.runtime import score as runtime_score
 from scorecard.runtime.explain import check_k, reason_cells, reason_columns
 
+from . import advice
+from .data.families import data_notes
 from .data.prepare import prepare
 from .options import spec
 from .options.config import TrainConfig
@@ -172,6 +174,8 @@ class SLIMClassifier:
         frame[TARGET] = np.where(labels == classes[1], 1, 0)
         config = self.config()  # checks the parameters, missing among them, before the data
         data = prepare(frame, TARGET, positive=1, missing=config.missing, source="X")
+        for note in data_notes(data, config):  # what the command line says as notes
+            advice.warn(note)
         self.model_ = train(data, config)
         self.classes_ = classes
         self.n_features_in_ = frame.shape[1] - 1

@@ -115,3 +115,14 @@ def test_a_polars_frame_keeps_its_column_names_as_a_pandas_frame_does():
     assert {t.input for t in from_polars.model_.terms} <= set(X.columns)
     np.testing.assert_array_equal(from_polars.predict(frame), from_pandas.predict(X))
     np.testing.assert_array_equal(from_polars.predict_proba(frame), from_pandas.predict_proba(X))
+
+
+def test_what_the_command_line_notes_about_the_data_fit_warns():
+    """A level of 3 rows is no condition of its own (--min-level-rows) and the command line says
+    so in a note; fit says it as a ScorecardWarning, not silently."""
+    from scorecard.trainer.advice import ScorecardWarning
+
+    X, y = _xy()
+    X = X.assign(ward=["A"] * 20 + ["B"] * 17 + ["C"] * 3)
+    with pytest.warns(ScorecardWarning, match="column 'ward': 1 of its 3 levels is held by fewer than 10 rows"):
+        SLIMClassifier(c0=0.02, **FAST).fit(X, y)

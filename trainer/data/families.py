@@ -92,6 +92,13 @@ def unmet_notes(data: LabeledData, config: TrainConfig) -> list[str]:
     return notes
 
 
+def data_notes(data: LabeledData, config: TrainConfig) -> list[str]:
+    """Everything a user should hear about how the data was read and will enter the model:
+    the reading's notes (typing, columns left out), :func:`unmet_notes` and :func:`level_notes`;
+    the CLI prints them as ``note:`` lines, ``SLIMClassifier.fit`` as warnings."""
+    return [*data.notes, *unmet_notes(data, config), *level_notes(data, config)]
+
+
 def level_notes(data: LabeledData, config: TrainConfig) -> list[str]:
     """One sentence per categorical input with levels too rare to be conditions of their own
     (:func:`~.design.offered_levels`), for the CLI to show: a user who knows a rare level
