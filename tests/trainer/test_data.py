@@ -51,9 +51,11 @@ def test_empty_cells_alone_are_missing_and_na_text_is_a_category(write):
     ("y,x\n1,-inf\n0,2\n", "column 'x' holds '-inf' on line 2"),
     ("y,x\n1,nan\n0,2\n", "column 'x' holds 'nan'"),
     ("y,x\n1,1\n1,2\n", "holds one class only ('1')"),
-    ("y,x\n1,1\n0,2\n2,3\n", "holds 3 classes"),
+    ("y,x\n1,1\n0,2\n2,3\n", "holds 3 classes ('1', '0', '2'); it needs exactly two: make a column of two values "
+     "('1' against the others, say) and name it with --target"),
     ("y,x\nyes,1\nno,2\n", "say which is positive with --positive yes or --positive no"),
-    ("y,x\n1,1\n,2\n0,1\n", "target column 'y' has 1 missing values (first on line 3)"),
+    ("y,x\n1,1\n,2\n0,1\n", "target column 'y' has 1 missing values (first on line 3); every row needs a label: leave "
+     "the rows without one out of the file"),
     ("y\n1\n0\n", "no feature columns"),
     ("y,score\n1,1\n0,2\n", "column 'score' clashes"),
 ])
@@ -360,3 +362,11 @@ def test_streamed_csv_text_columns_read_their_numbers_as_prepare_reads_each_cell
     assert big[0] == float(2**60 + 1) and np.isnan(big[1]) and big[2] == 3.0
     with pytest.raises(DataError, match="f.csv \\(rows from 1\\): column 'x' holds 'nan' on row 1, which is not a finite"):
         _numbers(pa.array(["1", "nan", ""]), "x", "f.csv (rows from 1)")
+
+
+def test_a_target_of_three_values_says_how_to_make_it_two(write):
+    """pbc's status (0 censored, 1 transplant, 2 dead) with --positive 2: the message names the
+    column to make, with the user's positive value in it."""
+    with pytest.raises(DataError, match=r"holds 3 classes \('0', '1', '2'\); it needs exactly two: make a column of "
+                                        r"two values \('2' against the others, say\) and name it with --target"):
+        load(write("d.csv", "y,x\n0,1\n1,2\n2,3\n"), positive=2)

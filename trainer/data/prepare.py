@@ -416,7 +416,8 @@ def _code_target(text: pa.Array, name: str, positive: object, source: str, locat
     absent = np.flatnonzero(np.array([c is None for c in cells])[codes])
     if len(absent):
         raise DataError(f"{source}: target column {name!r} has {len(absent)} missing values "
-                        f"(first on {locate(int(absent[0]))}); every row needs a label")
+                        f"(first on {locate(int(absent[0]))}); every row needs a label: leave the rows without "
+                        "one out of the file")
     texts = [c.strip() for c in cells[:-1]]  # in order of first appearance
     numbers = {v: _number(v) for v in dict.fromkeys(texts)}
     if all(n is not None and math.isfinite(n) for n in numbers.values()):
@@ -433,8 +434,11 @@ def _code_target(text: pa.Array, name: str, positive: object, source: str, locat
         raise DataError(f"{source}: target column {name!r} holds one class only ({levels[0]!r}{same}); it needs two")
     if len(levels) > 2:
         shown = ", ".join(repr(v) for v in levels[:5]) + (", ..." if len(levels) > 5 else "")
-        raise DataError(f"{source}: target column {name!r} holds {len(levels)} classes ({shown}); "
-                        "it needs exactly two")
+        named = [v for v in levels if positive is not None and _same_label(v, positive)]
+        example = (named or levels)[0]  # the --positive value when it is one of them
+        raise DataError(f"{source}: target column {name!r} holds {len(levels)} classes ({shown}); it needs exactly "
+                        f"two: make a column of two values ({example!r} against the others, say) and name it with "
+                        "--target")
     if positive is None:
         chosen = _default_positive(levels)
         if chosen is None:

@@ -483,7 +483,7 @@ def from_scan(files: Files, scans: dict[str, ColumnScan], picked: pd.DataFrame, 
     source = files.source
     if scans[target].missing:
         raise DataError(f"{source}: target column {target!r} has {scans[target].missing} missing values; "
-                        "every row needs a label")
+                        "every row needs a label: leave the rows without one out of the file")
     levels = sorted(scans[target].levels)[:1000]  # more than two classes are refused either way
     _, positive_value = _code_target(pa.array(levels, pa.string()), target, positive, source, lambda i: f"row {i}")
     counts = {name: s.missing for name, s in scans.items() if name != target and s.missing}
