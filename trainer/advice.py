@@ -1,6 +1,7 @@
 """Warnings about a model that trained without error but may not be what the user wants.
 
-A model with no terms, a model no better than predicting the majority class, a numeric
+A model with no terms, a model whose one column classifies nearly every training row correctly
+(a leak of the outcome?), a model no better than predicting the majority class, a numeric
 column that cannot be used as a linear term (its values are too large for the intercept
 range), and a column named as a column scoring adds (which exports refuse) are each reported
 in one sentence that says why and what to try. They reach the user through one function,
@@ -54,9 +55,9 @@ LEAK_ROWS, LEAK_SHARE = 100, 0.05
 
 def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = False,
                    loss: str = "zero-one", w_pos: float = 0.5) -> list[str]:
-    """An empty model, one whose single column classifies nearly every training row correctly (a leak?),
-    or one no better than the majority class (one message each), in the words of the loss
-    trained (``--loss``: C0 buys training accuracy only under the 0-1 loss); and
+    """An empty model, one whose single column classifies nearly every training row correctly
+    (a leak?), or one no better than the majority class (one message each), in the words of the
+    loss trained (``--loss``: C0 buys training accuracy only under the 0-1 loss); and
     :func:`name_clashes`. Under class weights (``w_pos`` not 0.5) the plain error is not
     what training minimised, so it is not compared with the majority class's."""
     return _quality(model, data, c0, chosen, loss, w_pos) + name_clashes(model)

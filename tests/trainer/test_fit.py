@@ -121,3 +121,19 @@ def test_breastcancer_gives_the_papers_two_feature_model_proven_optimal():
     points = {t.input: t.points for t in model.terms}
     assert points == {"UniformityOfCellSize": 2, "BareNuclei": 1} and model.intercept == -8
     assert model.training.train_error * 683 == pytest.approx(22)
+
+
+def test_a_rare_level_enters_the_card_only_when_min_level_rows_allows_it():
+    """15 wards of 4 rows; ward W0's rows all had the outcome whatever their glucose: the card
+    buys 'ward = W0' once --min-level-rows 4 offers it, never by default (a work limit: the same
+    search on any machine)."""
+    rng = np.random.default_rng(0)
+    glu = rng.integers(70, 200, 60)
+    ward = [f"W{k // 4}" for k in range(60)]
+    y = np.where((glu >= 140) | (np.array(ward) == "W0"), 1, 0)
+    assert ((glu < 140) & (np.array(ward) == "W0")).any()
+    data = labeled(pd.DataFrame({"glu": glu, "ward": ward, "y": y}))
+    wards = {t.value for t in train(data, TrainConfig(c0=0.01, time_limit=120), work_limit=0.2).terms
+             if t.input == "ward"}
+    allowed = train(data, TrainConfig(c0=0.01, min_level_rows=4, time_limit=120), work_limit=0.2)
+    assert wards == set() and "W0" in {t.value for t in allowed.terms if t.input == "ward"}
