@@ -211,11 +211,13 @@ def _read_numbers(block: bytes | bytearray, header: list[str], columns: list[str
 
 
 def _one_thread(header: list[str], block: bytes | bytearray):
-    """pyarrow's options for one block, parsed on the caller's thread in one piece (the block
-    holds no double quote, so no quoted line break either: a quarter faster)."""
+    """pyarrow's options for one block, parsed on the caller's thread in one piece (a quarter
+    faster). The block holds no double quote, so no quoted cell and no quoted line break:
+    pyarrow's parser without quoting (a tenth faster)."""
     read, parse, convert = _csv_options(header, max(len(block), 1))
     read.use_threads = False
     parse.newlines_in_values = False
+    parse.quote_char = False
     return read, parse, convert
 
 
