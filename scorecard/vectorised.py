@@ -16,7 +16,7 @@ vendor; this module gives exactly its output, byte for byte, at millions of rows
   written as an int exactly when the runtime's is an int (no float intercept, points or
   value took part);
 - a float score or probability is written as ``repr`` writes it (scorecard/float_text.py, with
-  pyarrow, no Python object per row); probabilities are computed as ``runtime.risk.risk_function``
+  orjson, no Python object per row); probabilities are computed as ``runtime.risk.risk_function``
   computes them, with the same floating-point operations (``BatchScorer.risks``);
 - a row the runtime refuses (a value that is not a number) stops the command with the
   runtime's message, after the rows before it, as the runtime does.
