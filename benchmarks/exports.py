@@ -123,15 +123,23 @@ def median_seconds(run: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+#: Seconds of rest before each timed run of :func:`interleaved`: onnxruntime's pool threads spin
+#: for a while after a run, and an idle session's spinning threads took the cores of the session
+#: measured next (the 11 cut-offs card with 2 threads: 0.91x LogisticRegression measured right
+#: after other sessions, 1.6x after this rest).
+REST = 0.05
+
+
 def interleaved(runs: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
     """Median wall time of each run, the runs taking turns (one untimed warm-up each, then
-    ``repeat`` rounds of every run): on a shared machine the load changes from second to
-    second, and taking turns gives an export and its anchor the same load."""
+    ``repeat`` rounds of every run, each after ``REST``): on a shared machine the load changes
+    from second to second, and taking turns gives an export and its anchor the same load."""
     for fn in runs.values():
         fn()
     times: dict[str, list[float]] = {key: [] for key in runs}
     for _ in range(repeat):
         for key, fn in runs.items():
+            time.sleep(REST)
             start = time.perf_counter()
             fn()
             times[key].append(time.perf_counter() - start)
