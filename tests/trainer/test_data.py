@@ -91,8 +91,11 @@ def test_missing_file_and_unknown_target_suggest_a_fix(write, tmp_path):
 
 def test_positive_must_be_a_value_of_the_target(write):
     path = write("d.csv", "y,x\nyes,1\nno,2\n")
-    with pytest.raises(DataError, match="--positive 'maybe' is not a value of column 'y'"):
+    with pytest.raises(DataError, match=r"--positive 'maybe' is not a value of column 'y' \(it holds 'yes' and 'no'\)"):
         load(path, positive="maybe")
+    # IBM's churn file writes Yes/No: the value as written is named
+    with pytest.raises(DataError, match="it holds 'yes' and 'no'; values are matched as written: --positive yes"):
+        load(path, positive="YES")
 
 
 def test_a_text_value_among_numbers_makes_the_column_categorical_with_a_note(write):

@@ -447,8 +447,10 @@ def _code_target(text: pa.Array, name: str, positive: object, source: str, locat
     else:
         matches = [v for v in levels if _same_label(v, positive)]
         if not matches:
+            near = [v for v in levels if v.strip().casefold() == str(positive).strip().casefold()]
+            hint = f"; values are matched as written: --positive {near[0]}" if near else ""
             raise DataError(f"{source}: --positive {positive!r} is not a value of column {name!r} "
-                            f"(it holds {levels[0]!r} and {levels[1]!r})")
+                            f"(it holds {levels[0]!r} and {levels[1]!r}{hint})")
         chosen = matches[0]
     y = np.where(np.array([key(c) == key(chosen) for c in texts] + [False])[codes], 1, -1).astype(np.int8)
     number = _number(chosen)
