@@ -694,6 +694,28 @@ def _prediction(g: Graph, model: Model, total: str, whole: bool, out: str | None
                 g.op("Cast", g.op("Equal", total, total), to=TensorProto.DOUBLE), out=out)
 
 
+def _levels(terms: list[Term]) -> list[dict[str, Term]]:
+    """``terms`` (conditions of one kind) in levels of at most one condition per input: each
+    level can be compared with the whole matrix at once (:func:`_whole_matrix`)."""
+    levels: list[dict[str, Term]] = []
+    for term in terms:
+        level = next((level for level in levels if term.input not in level), None)
+        if level is None:
+            levels.append(level := {})
+        level[term.input] = term
+    return levels
+
+
+def _whole_matrix(levels: int, width: int, terms: int) -> bool:
+    """Whether conditions of one kind cost less compared with the whole matrix (``width``
+    columns) once per level than compared in the columns they read, taken out by a Gather:
+    onnxruntime's kernels on 65,536 rows (version 1.32, one thread, in microseconds) take about
+    600 + 60 a column to compare with a row of thresholds, 100 a column for the Cast and the
+    product by the points, and 400 + 200 a column to Gather (2.6 ms for 11 columns: more than
+    comparing them all). A card of one cut-off per column is one comparison of the matrix."""
+    return levels * (600 + 160 * width) <= 1000 + 360 * terms
+
+
 def _integer_total(g: Graph, model: Model, matrix: str, x: str, columns: list[str], linear: Linear | None,
                    texts: dict[str, str] | None = None) -> str:
     """The score of an integer model as a few kernels whatever its number of terms: its numeric
@@ -706,9 +728,6 @@ def _integer_total(g: Graph, model: Model, matrix: str, x: str, columns: list[st
     carry = linear is not None and linear.carry
     steps, compared, offset = _plan(model, index, CARRY if carry else 1.0)
 
-    def block(terms: list[Term], source: str) -> str:
-        return g.op("Gather", source, g.int64s([index[t.input] for t in terms]), axis=1)
-
     sums = []
     if carry:  # the steps are 0 or 2^52, the last column the linear sum + 2^51
         sum_weights = [0.0] * len(columns)
@@ -718,18 +737,30 @@ def _integer_total(g: Graph, model: Model, matrix: str, x: str, columns: list[st
                              [p / CARRY for _, _, p in steps] + [1.0], bias=float(offset) - CARRY / 2))
     elif steps:  # the Gemm reads every column: NaN times 0 is NaN, so a row missing any needed value is NaN
         sums.append(g.matvec(_steps(g, x, len(columns), steps), [p for _, _, p in steps], bias=float(offset)))
-    conditions = []
-    for op, onnx_op in ((">=", "GreaterOrEqual"), ("<", "Less"), ("==", "Equal")):
+    conditions = []  # (the points of each column of a tensor of booleans, the tensor: which values meet a condition)
+    for op, onnx_op in ((">=", "GreaterOrEqual"), ("<", "Less"), ("==", "Equal"), ("missing", "IsNaN")):
         terms = [t for t in compared if t.op == op]
-        if terms:
-            conditions.append((terms, g.op(onnx_op, block(terms, x), g.doubles([float(t.value) for t in terms]))))
-    unknown = [t for t in compared if t.op == "missing"]
-    if unknown:
-        conditions.append((unknown, g.op("IsNaN", block(unknown, matrix))))
+        source = matrix if op == "missing" else x
+
+        def met(block: str, of_column: list[Term | None]) -> str:
+            """Whether each value of ``block`` meets the condition of its column (None: compared
+            with 0.0, at 0 points)."""
+            if op == "missing":
+                return g.op(onnx_op, block)
+            return g.op(onnx_op, block, g.doubles([0.0 if t is None else float(t.value) for t in of_column]))  # type: ignore[arg-type]
+
+        levels = _levels(terms)
+        if _whole_matrix(len(levels), len(columns), len(terms)):
+            for level in levels:
+                of_column = [level.get(n) for n in columns]
+                conditions.append(([0.0 if t is None else float(t.points) for t in of_column], met(source, of_column)))
+        elif terms:
+            block = _columns(g, source, [index[t.input] for t in terms], len(columns))
+            conditions.append(([float(t.points) for t in terms], met(block, list(terms))))
     if conditions:
         met = conditions[0][1] if len(conditions) == 1 else g.op("Concat", *(c for _, c in conditions), axis=1)
-        sums.append(g.matvec(g.op("Cast", met, to=TensorProto.DOUBLE), [float(t.points) for terms, _ in conditions
-                                                                          for t in terms], bias=None if sums else 0.0))
+        sums.append(g.matvec(g.op("Cast", met, to=TensorProto.DOUBLE), [p for points, _ in conditions for p in points],
+                             bias=None if sums else 0.0))
     if linear is not None and not carry:  # whole numbers within range: exact products and sums in any order
         sums.append(g.matvec(linear.block, linear.weights, bias=None if sums else 0.0))
     proven = [] if linear is None else linear.names  # a NaN there never reaches this graph

@@ -222,6 +222,27 @@ def test_missing_values_under_each_policy():
         assert run(m, matrix, c=[c for _, _, c in grid]) == [(score(m, r), predict(m, r)) for r in rows], policy
 
 
+def test_under_unmet_a_card_of_cut_offs_is_one_comparison_of_the_whole_matrix():
+    """Under "unmet" (train's default) a NaN meets no condition, so the conditions are compared
+    with their thresholds, not made steps: one cut-off per column is one comparison of the whole
+    matrix, with no Gather (taking 11 columns out cost twice the comparison); a second cut-off
+    on a column, a '<', an '==' and an 'unknown' are levels and kinds of their own. Scores are
+    the runtime's on rows with NaN anywhere."""
+    inputs = tuple(Input(f"x{k}", "numeric") for k in range(6))
+    cuts = tuple(Term(f"x{k}", ">=", k + 0.5, k + 1, f"x{k} >= {k + 0.5}") for k in range(6))
+    card = Model(kind="linear", target=Target("y", 1), inputs=inputs, terms=cuts, intercept=-5, missing="unmet")
+    ops = [n.op_type for n in onnx_export.build(card, "matrix").graph.node]
+    assert ops.count("GreaterOrEqual") == 1 and "Gather" not in ops and "Slice" not in ops
+    mixed = dataclasses.replace(card, terms=cuts + (
+        Term("x0", ">=", 3.5, 2, "x0 >= 3.5"), Term("x1", "<", 0.5, -3, "x1 < 0.5"), Term("x2", "==", 2, 4, "x2 = 2"),
+        Term("x3", "missing", None, 5, "x3 unknown")))
+    rng = np.random.default_rng(5)
+    data = rng.integers(0, 5, (400, 6)).astype(float)
+    data[rng.random((400, 6)) < 0.1] = math.nan
+    for model in (card, mixed):
+        assert bits(run(model, data.tolist())) == bits(runtime(model, data.tolist()))
+
+
 def test_thresholds_a_step_cannot_hold_still_compare_exactly():
     """A threshold of 0 (no power of two is 1 / the gap below it) and values next to each
     threshold."""
