@@ -50,6 +50,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -363,20 +364,30 @@ def key(dataset: str, method: str, time_limit: float) -> tuple:
     return (dataset, method, time_limit if method.startswith("ours") else None)
 
 
-def read_cache() -> dict[tuple, dict]:
+def read_runs(path: Path, key_of: Callable[[dict], tuple]) -> dict[tuple, dict]:
+    """The runs of a cache of one JSON run a line, by ``key_of(run)`` (a later line wins)."""
     runs = {}
-    if RESULTS_CACHE.exists():
-        for line in RESULTS_CACHE.read_text(encoding="utf-8").splitlines():
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 run = json.loads(line)
-                runs[key(run["dataset"], run["method"], run["time_limit"])] = run
+                runs[key_of(run)] = run
     return runs
 
 
-def append(run: dict) -> None:
-    RESULTS_CACHE.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS_CACHE.open("a", encoding="utf-8") as fh:
+def append_run(path: Path, run: dict) -> None:
+    """One run added to the cache ``path`` (one JSON run a line)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as fh:
         fh.write(json.dumps(run, sort_keys=True) + "\n")
+
+
+def read_cache() -> dict[tuple, dict]:
+    return read_runs(RESULTS_CACHE, lambda run: key(run["dataset"], run["method"], run["time_limit"]))
+
+
+def append(run: dict) -> None:
+    append_run(RESULTS_CACHE, run)
 
 
 def run_all(args: argparse.Namespace, command: str) -> None:

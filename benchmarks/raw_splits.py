@@ -13,33 +13,27 @@ spread, the mean number of items, and the mean paired difference with its standa
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
 import time
 
 from paper_table import machine
-from raw import (CACHE, DATASETS, SEED, TOLERANCE, key, pct, read_cache, run_fasterrisk, run_ours, split)
+from raw import (CACHE, DATASETS, SEED, TOLERANCE, append_run, key, pct, read_cache, read_runs, run_fasterrisk, run_ours,
+                 split)
 from results import write_section
 
 SPLITS_CACHE = CACHE / "splits.jsonl"
 METHODS = ("ours", "fasterrisk")
 
 
-def read_runs() -> dict[tuple, dict]:
+def split_runs() -> dict[tuple, dict]:
     """(data set, method, seed, time limit or None) -> the run, from this script's cache."""
-    runs = {}
-    if SPLITS_CACHE.exists():
-        for line in SPLITS_CACHE.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                run = json.loads(line)
-                runs[(run["dataset"], run["method"], run["seed"], run["time_limit"])] = run
-    return runs
+    return read_runs(SPLITS_CACHE, lambda run: (run["dataset"], run["method"], run["seed"], run["time_limit"]))
 
 
 def run_splits(args: argparse.Namespace, command: str) -> None:
-    done = read_runs()
+    done = split_runs()
     for seed in range(SEED + 1, SEED + args.splits):
         for name in args.datasets:
             limits = {"ours": args.time_limit, "fasterrisk": None}
@@ -52,9 +46,7 @@ def run_splits(args: argparse.Namespace, command: str) -> None:
             for method in todo:
                 result = run_ours(name, train, test, args.time_limit) if method == "ours" else \
                     run_fasterrisk(name, train, test)
-                with SPLITS_CACHE.open("a", encoding="utf-8") as fh:
-                    fh.write(json.dumps({**common, "method": method, "time_limit": limits[method], **result},
-                                        sort_keys=True) + "\n")
+                append_run(SPLITS_CACHE, {**common, "method": method, "time_limit": limits[method], **result})
                 print(f"{name} seed {seed} {method}: {result.get('failure') or result.get('test_error')}",
                       file=sys.stderr, flush=True)
 
@@ -62,7 +54,7 @@ def run_splits(args: argparse.Namespace, command: str) -> None:
 def results(args: argparse.Namespace, name: str, method: str) -> list[tuple[float, int] | None]:
     """(test error, items) of seeds 0..K-1 (None where a split has no run or no model)."""
     first = read_cache().get(key(name, method, args.time_limit))
-    runs = read_runs()
+    runs = split_runs()
     limit = args.time_limit if method == "ours" else None
     found = [first] + [runs.get((name, method, seed, limit)) for seed in range(SEED + 1, SEED + args.splits)]
     return [(r["test_error"], r["items"]) if r and "test_error" in r else None for r in found]
