@@ -10,6 +10,7 @@ import sys
 import threading
 
 import pytest
+from scorecard.runtime import files
 from scorecard.runtime.errors import UsageError
 from scorecard.runtime.files import TMP_MARK, atomic_output, check_output, clean_stale, temp_name, write_atomic
 
@@ -21,6 +22,37 @@ def test_an_existing_files_mode_is_kept(tmp_path):
     write_atomic(str(out), "new")
     assert out.read_text() == "new"
     assert stat.S_IMODE(out.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["names exchanged", "os.replace"])
+def test_an_existing_file_is_replaced_whole_and_the_old_one_removed(tmp_path, monkeypatch, exchange):
+    """Over an existing output: on Linux the names are exchanged and the old file removed (ext4
+    starts writing a file renamed over another out to disk before the rename returns); without
+    renameat2, os.replace. Either way a reader that had the old file open keeps reading it whole,
+    and only the new file is left."""
+    if not exchange:
+        monkeypatch.setattr(files, "_renameat2", lambda: None)
+    elif not sys.platform.startswith("linux"):
+        pytest.skip("renameat2 is Linux's")
+    out = tmp_path / "scored.csv"
+    out.write_text("old rows\n" * 1000)
+    with open(out) as reader:
+        write_atomic(str(out), "new rows\n")
+        assert reader.read() == "old rows\n" * 1000
+    assert out.read_text() == "new rows\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["scored.csv"]
+
+
+def test_names_are_exchanged_in_one_step_on_linux(tmp_path):
+    if not sys.platform.startswith("linux"):
+        pytest.skip("renameat2 is Linux's")
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("A")
+    b.write_text("B")
+    assert files._exchange(str(a), str(b))
+    assert (a.read_text(), b.read_text()) == ("B", "A")
+    assert not files._exchange(str(a), str(tmp_path / "missing"))  # nothing to exchange with: os.replace's case
+    assert a.read_text() == "B" and not (tmp_path / "missing").exists()
 
 
 def test_a_new_file_follows_the_umask(tmp_path):
