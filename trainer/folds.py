@@ -1,10 +1,10 @@
 """Stratified K-fold cross-validation along a grid of C0 values, and the one-standard-error rule.
 
 One implementation for ``scorecard cv`` (``scorecard/crossval.py`` prints it) and for
-``--c0 auto`` (``select.py``). Each fold trains on K-1 parts and scores both parts with the
-runtime (the same scoring every export reproduces), so the errors are those a user of the
-model would see. The training function is passed in (``train``), so this module does not
-import the pipeline that uses it.
+``--c0 auto`` (``select.py``). Each fold trains on K-1 parts and scores both parts as the
+runtime scores them (the scoring every export reproduces; all rows at once,
+trainer/vectorised.py), so the errors are those a user of the model would see. The training
+function is passed in (``train``), so this module does not import the pipeline that uses it.
 """
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from dataclasses import dataclass, fields
 from typing import Callable, Iterable
 
 import numpy as np
-from scorecard.runtime import Model, predict, score
+from scorecard.runtime import Model
 from scorecard.runtime.errors import ConfigError, InfeasibleError, NoModelInTimeError
 
 from .data.prepare import LabeledData
 from .options.config import TrainConfig
 from .solvers.options import Deadline
+from .vectorised import frame_scores
 
 INFEASIBLE = "infeasible"
 NO_MODEL = "no_model_in_time"
@@ -74,9 +75,10 @@ def smaller_class(y: np.ndarray) -> int:
 def error_rate(model: Model, data: LabeledData, w_pos: float = 0.5) -> float:
     """Share of rows whose runtime prediction differs from the label (each grouped row counted
     as the rows it stands for, ``data.counts``), each row weighted by its class as the 0-1 loss
-    weighs it (``--w-pos``; :func:`weighted_error`)."""
-    wrong = np.array([(predict(model, row) == 1) != (label == 1)
-                      for row, label in zip(data.frame.to_dict("records"), data.y)], dtype=bool)
+    weighs it (``--w-pos``; :func:`weighted_error`). The runtime's scores of all rows at once
+    (trainer/vectorised.py): a row without a score is predicted negative, as ``predict``'s None."""
+    total, scored = frame_scores(model, data.frame)
+    wrong = (scored & (total > model.threshold)) != (data.y == 1)
     return weighted_error(wrong, data, w_pos)
 
 
@@ -95,8 +97,8 @@ def weighted_error(wrong: np.ndarray, data: LabeledData, w_pos: float) -> float:
 def margins(model: Model, data: LabeledData) -> np.ndarray:
     """Each row's score minus the model's threshold (NaN where the row has no score): what the
     risk calibration of ``--c0 auto`` fits out of fold (trainer/calibrate.py)."""
-    values = [score(model, row) for row in data.frame.to_dict("records")]
-    return np.array([math.nan if v is None else v - model.threshold for v in values], dtype=np.float64)
+    total, scored = frame_scores(model, data.frame)
+    return np.where(scored, total - model.threshold, math.nan)
 
 
 def model_size(model: Model) -> int:

@@ -16,11 +16,10 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 from scorecard.runtime import GoldenRow, Model, score
 from scorecard.runtime.score import decide
 
-from .vectorised import Column, met, policy_column, totals
+from .vectorised import frame_columns, met, totals
 
 MAX_ROWS = 30
 BOUNDARY_ROWS = 2  # per side of the boundary
@@ -50,7 +49,7 @@ def choose(model: Model, frame: pd.DataFrame, blank: str | None = None) -> tuple
         return ()
     # Every row is scored at once (trainer/vectorised.py: the runtime's numbers); the runtime
     # scores the picked rows alone, and a golden row keeps every column of its data row.
-    columns, scored = _columns(model, frame)
+    columns, scored = frame_columns(model, frame)
     total, _ = totals(model, columns, n)
     picked: list[int] = []
 
@@ -90,25 +89,6 @@ def choose(model: Model, frame: pd.DataFrame, blank: str | None = None) -> tuple
         s = score(model, row)
         golden.append(GoldenRow(row=row, score=s, prediction=decide(s, threshold)))
     return tuple(golden)
-
-
-def _columns(model: Model, frame: pd.DataFrame) -> tuple[dict[str, Column], np.ndarray]:
-    """(columns, scored): the used inputs of the training frame as the runtime reads them
-    (numbers as float64, categories as text, NaN/None missing) and the rows with a score."""
-    columns: dict[str, Column] = {}
-    scored = np.ones(len(frame), dtype=bool)
-    needed = {inp.name for inp in model.needs_value}
-    for inp in model.used_inputs:
-        values = frame[inp.name]
-        missing = values.isna().to_numpy()
-        if inp.type == "categorical":
-            text = pa.array(values.astype(object).where(~missing, None).tolist(), pa.string())
-            columns[inp.name] = policy_column(model, inp.name, missing, text=text)
-        else:
-            columns[inp.name] = policy_column(model, inp.name, missing, number=values.to_numpy(dtype=float))
-        if inp.name in needed:
-            scored &= ~missing
-    return columns, scored
 
 
 def with_golden(model: Model, frame: pd.DataFrame, blank: str | None = None) -> Model:

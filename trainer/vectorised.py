@@ -1,5 +1,6 @@
 """The runtime's score of many rows at once (numpy, pyarrow), for ``scorecard predict``
-(scorecard/vectorised.py) and the golden rows of training (trainer/golden.py).
+(scorecard/vectorised.py), the golden rows of training (trainer/golden.py) and the errors of
+cross-validation (trainer/folds.py).
 
 ``totals`` adds in float64 left to right in ``model.terms`` order, the runtime's order
 (runtime/score.py). Where the runtime adds ints, every partial sum is an integer of at most
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 from scorecard.runtime.model import Model, Term
@@ -53,6 +55,32 @@ def policy_column(model: Model, name: str, missing: np.ndarray, number: np.ndarr
             number = np.where(missing, float(fill), number)
             integral = np.where(missing, isinstance(fill, int), integral)
     return Column(number, text, known, integral)
+
+
+def frame_columns(model: Model, frame: pd.DataFrame) -> tuple[dict[str, Column], np.ndarray]:
+    """(columns, scored): the used inputs of a training frame as the runtime reads them
+    (numbers as float64, categories as text, NaN/None missing) and the rows with a score."""
+    columns: dict[str, Column] = {}
+    scored = np.ones(len(frame), dtype=bool)
+    needed = {inp.name for inp in model.needs_value}
+    for inp in model.used_inputs:
+        values = frame[inp.name]
+        missing = values.isna().to_numpy()
+        if inp.type == "categorical":
+            text = pa.array(values.astype(object).where(~missing, None).tolist(), pa.string())
+            columns[inp.name] = policy_column(model, inp.name, missing, text=text)
+        else:
+            columns[inp.name] = policy_column(model, inp.name, missing, number=values.to_numpy(dtype=float))
+        if inp.name in needed:
+            scored &= ~missing
+    return columns, scored
+
+
+def frame_scores(model: Model, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """(score, scored): the runtime's score of every row of a training frame as a double
+    (``runtime.score``'s number: :func:`totals`) and which rows have one."""
+    columns, scored = frame_columns(model, frame)
+    return totals(model, columns, len(frame))[0], scored
 
 
 def totals(model: Model, columns: dict[str, Column], n: int) -> tuple[np.ndarray, np.ndarray]:
