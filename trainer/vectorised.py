@@ -11,9 +11,9 @@ turns the int into the same double first. So these doubles are the runtime's num
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 from scorecard.runtime.model import Model, Term
@@ -21,6 +21,9 @@ from scorecard.trainer.data.arrow_values import FALSE, booleans, texts
 from scorecard.trainer.data.arrow_values import text as as_text
 from scorecard.trainer.data.arrow_values import to_numpy as _np
 from scorecard.runtime.score import EXACT, coerce
+
+if TYPE_CHECKING:  # predict imports this module, and importing pandas costs it seconds on a busy machine
+    import pandas as pd
 
 
 @dataclass(frozen=True)
