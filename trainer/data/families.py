@@ -111,11 +111,10 @@ def level_notes(data: LabeledData, config: TrainConfig) -> list[str]:
         rare = len(levels) - len(offered_levels(data, inp.name, config.min_level_rows))
         if rare:
             some = "all" if rare == len(levels) else f"{rare:,} of"
-            if rare == 1:
-                held = "is held by fewer than {} rows and is no condition of its own (its rows meet"
-            else:
-                held = "are held by fewer than {} rows each and are no condition of their own (their rows meet"
-            notes.append(f"column {inp.name!r}: {some} its {len(levels):,} levels {held.format(config.min_level_rows)} "
+            n = config.min_level_rows
+            held = (f"is held by fewer than {n} rows and is no condition of its own (its rows meet" if rare == 1 else
+                    f"are held by fewer than {n} rows each and are no condition of their own (their rows meet")
+            notes.append(f"column {inp.name!r}: {some} its {len(levels):,} levels {held} "
                          "none of the column's conditions); --min-level-rows sets the number, or group the "
                          "levels in the data")
     return notes
