@@ -592,23 +592,29 @@ def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, com
     proof = [n.op_type for n in block.node]
     inner = next(n for n in block.node if n.op_type == "If")
     fast = [n.op_type for n in next(a.g for a in inner.attribute if a.name == "then_branch").node]
-    slow = next(a.g for a in inner.attribute if a.name == "else_branch").node
+    again = next(a.g for a in inner.attribute if a.name == "else_branch")  # the proof on the Slice
+    retry = [n.op_type for n in again.node]
+    slow = next(a.g for a in next(n for n in again.node if n.op_type == "If").attribute if a.name == "else_branch").node
     card_nodes = [n.op_type for n in onnx_export.build(cuts_model(), "matrix").graph.node]
     lines += ["", "With --onnx-input matrix the benchmark model (6 linear terms, whole-number points) is scored in "
               f"blocks of {onnx_export.BLOCK:,} rows: an If on the row count, and above one block a Loop over the "
               "blocks whose outputs ConcatFromSequence joins (before the blocks, one batch of all rows ran at 0.75x "
               "LogisticRegression and 65,536-row batches at 1.18x in the same run: each 10^6-row intermediate was "
               "out of the CPU's cache). Each block runs "
-              f"{', '.join(proof)}: the linear columns (one Slice), the proof Clip(-L, L), Floor, Sub, ReduceL1 == 0 "
+              f"{', '.join(proof)}: the linear columns (one MatMul by their 0/1 selection matrix, on every "
+              "intra-op thread, where a Slice copies on one), the proof Clip(-L, L), Floor, Sub, ReduceL1 == 0 "
               "that every linear value is a whole number within L (the range where the runtime adds ints, and "
               "|linear sum| <= 2^51; NaN and infinities fail it), then the If's integer graph "
               f"({', '.join(fast)}): one Gemm of the 5 conditions' steps scaled to 0 or 2^52 and the linear sum + "
               "2^51 as a 6th column, one Clip to [0, 2^52] (the steps become 0 or 2^52, the sum passes unchanged), "
               "one Gemm by the points / 2^52 and 1 with C = offset - 2^51, and prediction Clip(score - "
               "floor(threshold), 0, 1); every product and partial sum is an integer below 2^53, so any order gives "
-              "the runtime's int. A block holding a fraction, a value beyond L, an infinity or a NaN in a linear "
-              f"column takes the If's other graph ({len(slow)} nodes: one Split, then the terms in the model's "
-              "order, as before), so the scores are the runtime's to the bit on every batch (tests/exporters/"
+              "the runtime's int. The selection makes a row NaN where any of its values is NaN, so a block failing "
+              f"that proof is proven again on its linear columns taken by one Slice ({', '.join(retry)}): a missing "
+              "value in a condition's column costs its block that copy, not the integer graph. A block holding a "
+              "fraction, a value beyond L, an infinity or a NaN in a linear "
+              f"column takes the second If's other graph ({len(slow)} nodes: one Split, then the terms in the "
+              "model's order, as before), so the scores are the runtime's to the bit on every batch (tests/exporters/"
               "test_onnx_matrix.py mixes both in blocks of 4 rows). The 11 cut-offs card is "
               f"{len(card_nodes)} nodes ({', '.join(card_nodes)}): one Gemm (x * k - t' * k, k = 1 / (t - t'), t' "
               "the double below t: exact, at least 1 from x = t on, 0 at t'), one Clip to [0, 1], one Gemm of "
@@ -632,7 +638,16 @@ def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, com
               "LogisticRegression and 0.28-0.89x LinearRegression in those runs. Blocks of 32,768, 65,536, "
               "131,072 and 262,144 rows: 1.26x, 1.25x, 1.08x and 0.81x LogisticRegression on one batch of all rows "
               "(1 thread, load 4.5). With 2 intra-op threads on this 2-core machine, shared with other jobs, every "
-              "graph of many small kernels suffers: each kernel splits its work and waits for both threads."]
+              "graph of many small kernels suffers: each kernel splits its work and waits for both threads. "
+              "On 2026-11-27 23:30 UTC (3 interleaved runs of 9 rounds, 65,536-row batches, load 0.1-0.3, /tmp scripts): the "
+              "linear columns by a MatMul with a 0/1 selection matrix instead of the Slice, 1 thread 1.23-1.25x "
+              "LogisticRegression against the Slice's 1.24-1.27x, 2 threads 1.01-1.11x against 0.84-1.04x (onnxruntime's "
+              "profiler, 2 threads: the Slice 764 us of a 2,472 us block, on one thread; the MatMul 577 us); the range "
+              "as ReduceL1 of the block <= L instead of the Clip, no steady gain (0.98-1.22x); blocks of 8,192, 16,384 "
+              "and 32,768 rows with the MatMul, 1 thread 1.64x, 1.43x and 1.30x, 2 threads 0.95x, 1.06x and 0.98x (the "
+              "smaller the kernels, the more each pays for splitting its work in two). One batch of all rows with 2 "
+              "threads: the Slice of each block's rows out of the matrix, a single-threaded copy of 5.7 MB read from "
+              "memory, is 27 % of the run (profiler)."]
     return "\n".join(lines) + "\n"
 
 

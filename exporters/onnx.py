@@ -65,9 +65,10 @@ general formula takes five. An integer model with linear terms is scored the sam
 rows whose every linear value is a whole number within the range where the runtime adds
 Python ints (``model.int_limits``): there the linear sum is exact in any order too, and rides
 as one more column of the steps' Gemm (:func:`_steps`). A proof per block of ``BLOCK`` rows
-(:func:`_whole_batch`: Clip, Floor, Sub and one ReduceL1 over the linear columns) chooses, by
-an ``If``, between that graph and the terms added one by one in the model's order (a block
-with a fraction, a value beyond the range, an infinity or a missing linear value), and a
+(:func:`_whole_batch`: Clip, Floor, Sub and one ReduceL1 over the linear columns, taken out
+of the matrix by a MatMul, and where a NaN elsewhere in the block fails that, by a Slice)
+chooses, by an ``If``, between that graph and the terms added one by one in the model's order
+(a block with a fraction, a value beyond the range, an infinity or a missing linear value), and a
 ``Loop`` runs a long batch block by block (:func:`_by_blocks`), which keeps every
 intermediate tensor in the CPU's cache. Fractional points always take the ordered graph (one
 Split of the matrix, then the terms as with named inputs): only the model's order gives the
@@ -631,7 +632,13 @@ def _block(g: Graph, model: Model, rows: str, texts: dict[str, str], columns: li
     """The score and prediction of the matrix ``rows`` (text inputs: ``texts``, input name ->
     tensor) for an integer model with linear terms: where every linear value is a whole number
     within the range where the runtime adds ints (:func:`_whole_batch`), the integer graph
-    (:func:`_integer_total`), else the terms in the model's order (an ``If``)."""
+    (:func:`_integer_total`), else the terms in the model's order (an ``If``). The proof reads
+    the linear columns as one MatMul (:func:`_selected`), which runs on every intra-op thread
+    but gives NaN on a row holding a NaN in any column; a block that fails it is proven again on
+    the columns themselves (a Slice or a Gather, on one thread), so a missing value in a
+    condition's column costs its block that copy, never the integer graph. With 2 threads, on
+    65,536-row batches of the benchmark model, the Slice proof alone measured 0.84-1.04x
+    skl2onnx's LogisticRegression and the MatMul 1.01-1.11x in the same runs (benchmarks/RESULTS.md)."""
     x = _imputed(g, model, rows, columns)
     names = [name for name in columns if any(t.input == name and t.op == "linear" for t in model.terms)]
     weights = [float(sum(t.points for t in model.terms if t.op == "linear" and t.input == n)) for n in names]
@@ -641,15 +648,36 @@ def _block(g: Graph, model: Model, rows: str, texts: dict[str, str], columns: li
     carry = bool(steps) and sum(abs(t.points) for t in model.terms if t.op != "linear") <= 2**50
     if carry:
         limit = min(limit, 2**51 // max(1, int(sum(abs(w) for w in weights))))
-    block = _columns(g, x, [columns.index(name) for name in names], len(columns))
-    linear = Linear(names, weights, block, carry)
-    fast = g.branch(lambda: _predicted(g, model, _integer_total(g, model, rows, x, columns, linear, texts), True))
+    index = [columns.index(name) for name in names]
     slow = g.branch(lambda: _predicted(g, model, _ordered_total(g, model, _split(g, model, rows, columns, texts),
                                                                  rows, None)[0], False))
-    score, prediction = g.name("score"), g.name("prediction")
-    g.nodes.append(helper.make_node("If", [_whole_batch(g, block, limit)], [score, prediction], name=score,
-                                    then_branch=fast, else_branch=slow))
-    return [score, prediction]
+
+    def choose(block: str, otherwise: "onnx.GraphProto") -> list[str]:
+        """The integer graph where ``block`` (the linear columns) is proven whole, else ``otherwise``."""
+        linear = Linear(names, weights, block, carry)
+        fast = g.branch(lambda: _predicted(g, model, _integer_total(g, model, rows, x, columns, linear, texts), True))
+        score, prediction = g.name("score"), g.name("prediction")
+        g.nodes.append(helper.make_node("If", [_whole_batch(g, block, limit)], [score, prediction], name=score,
+                                        then_branch=fast, else_branch=otherwise))
+        return [score, prediction]
+
+    if index == list(range(len(columns))):  # every column is a linear one: no other value to hold a NaN
+        return choose(x, slow)
+    # first the columns as one MatMul (both threads; NaN in a row holding a NaN or an infinity
+    # anywhere), and only where that fails the proof the columns themselves (one thread)
+    return choose(_selected(g, x, index, len(columns)), g.branch(lambda: choose(_columns(g, x, index, len(columns)), slow)))
+
+
+def _selected(g: Graph, x: str, index: list[int], width: int) -> str:
+    """The columns ``index`` of the matrix ``x`` of ``width`` columns as one MatMul by their
+    0/1 selection matrix: exactly those values on a row holding no NaN and no infinity (every
+    other product is a signed zero, which adds nothing), NaN on any other row (0 times NaN or an
+    infinity is NaN). Onnxruntime runs MatMul on every intra-op thread, where Slice and Gather
+    copy on one."""
+    name = g.name("select")
+    g.constants.append(helper.make_tensor(name, TensorProto.DOUBLE, [width, len(index)],
+                                          [float(index[c] == r) for r in range(width) for c in range(len(index))]))
+    return g.op("MatMul", x, name)
 
 
 def _columns(g: Graph, x: str, index: list[int], width: int) -> str:
@@ -668,9 +696,8 @@ def _whole_batch(g: Graph, block: str, limit: int) -> str:
     not 0 for a fraction (Floor moves it) or a value beyond the limit (Clip moves it), NaN for
     NaN, -inf for an infinity. Its ReduceL1 (the sum of the absolute values, which no rounding
     takes to 0 once a term is above 0, and NaN with a NaN) is 0 exactly on such a batch, and on
-    a batch of no rows. Slice (or Gather), Clip, Floor, Sub and one reduction: about two passes
-    over the linear columns (onnxruntime computes Floor and Sub in place) besides taking them
-    out of the matrix."""
+    a batch of no rows. Clip, Floor, Sub and one reduction: about two passes over the linear
+    columns (onnxruntime computes Floor and Sub in place) besides taking them out of the matrix."""
     wrong = g.op("Sub", g.op("Floor", g.op("Clip", block, g.double(-limit), g.double(limit))), block)
     return g.op("Equal", g.op("ReduceL1", wrong, keepdims=0), g.double(0))
 

@@ -81,23 +81,39 @@ def test_an_integer_model_is_matmuls_not_one_node_per_term():
     assert run(model, data.tolist()) == [(score(model, r), predict(model, r)) for r in rows]
 
 
+def _path(node, name: str) -> None:
+    """Let the block's ``If`` ``node`` also output the bool scalar ``name``: true where its
+    rows take the integer graph, by its own proof or by the proof of the ``If`` in its other
+    branch (a second proof over the linear columns themselves)."""
+    helper, bool_ = onnx.helper, onnx.TensorProto.BOOL
+    then, other = (next(a.g for a in node.attribute if a.name == k) for k in ("then_branch", "else_branch"))
+    for branch, out, value in ((then, name + "_then", True), (other, name + "_else", False)):
+        inner = next((n for n in branch.node if n.op_type == "If"), None) if branch is other else None
+        if inner is None:
+            branch.node.append(helper.make_node("Constant", [], [out], value=helper.make_tensor(out, bool_, [], [value])))
+        else:
+            _path(inner, out)
+        branch.output.append(helper.make_tensor_value_info(out, bool_, []))
+    node.output.append(name)
+
+
 def taken(model: Model, matrix: list[list[float]]) -> list[bool]:
-    """Which blocks of rows take the integer graph of a model with linear terms: the condition
-    of each block's ``If`` (the proof that every linear value of the block is whole and within
-    range), read as one more output of the exported graph: of the one block of a short batch,
-    or of each block of the ``Loop`` over a longer one."""
+    """Which blocks of rows take the integer graph of a model with linear terms (the proof that
+    every linear value of the block is whole and within range), read as one more output of the
+    exported graph: of the one block of a short batch, or of each block of the ``Loop`` over a
+    longer one."""
     helper, bool_ = onnx.helper, onnx.TensorProto.BOOL
     proto = onnx_export.build(model, "matrix")
     top = next(n for n in proto.graph.node if n.op_type == "If")
     one, many = (next(a.g for a in top.attribute if a.name == k) for k in ("then_branch", "else_branch"))
+    _path(next(n for n in one.node if n.op_type == "If"), "path_one")
     proto.graph.initializer.append(helper.make_tensor("proof_axis", onnx.TensorProto.INT64, [1], [0]))
-    one.node.append(helper.make_node("Unsqueeze", [next(n for n in one.node if n.op_type == "If").input[0],
-                                                   "proof_axis"], ["proof_one"]))
+    one.node.append(helper.make_node("Unsqueeze", ["path_one", "proof_axis"], ["proof_one"]))
     one.output.append(helper.make_tensor_value_info("proof_one", bool_, None))
     loop = next(n for n in many.node if n.op_type == "Loop")
     body = next(a.g for a in loop.attribute if a.name == "body")
-    body.output.append(helper.make_tensor_value_info(next(n for n in body.node if n.op_type == "If").input[0],
-                                                     bool_, []))
+    _path(next(n for n in body.node if n.op_type == "If"), "path_block")
+    body.output.append(helper.make_tensor_value_info("path_block", bool_, []))
     loop.output.append("proof_many")
     many.output.append(helper.make_tensor_value_info("proof_many", bool_, None))
     top.output.append("proofs")
@@ -184,8 +200,11 @@ def test_batches_mixing_whole_fractional_huge_and_missing_values_score_as_the_ru
         assert bits(run(model, batch)) == bits(runtime(model, batch)), policy
         paths = taken(model, batch)
         assert len(paths) == 61 and set(paths) == {True, False}, policy
-    # the sum of whole numbers rides in the steps' Gemm, NaN in a condition's column makes its row NaN
+    # the sum of whole numbers rides in the steps' Gemm, NaN in a condition's column makes its row NaN;
+    # and does not send its block to the model's order
     assert taken(base, [[1, math.nan, 2, 1]]) == [True] and run(base, [[1, math.nan, 2, 1]]) == [(None, None)]
+    batch = [[3, 4, 5, 1], [1, math.nan, 2, 1]] * 3
+    assert taken(base, batch) == [True, True] and bits(run(base, batch)) == bits(runtime(base, batch))
 
 
 def test_text_inputs_are_cut_into_the_same_blocks(monkeypatch):
