@@ -230,14 +230,17 @@ def _term(g: Graph, term: Term, inp: Input, x: str,
 
 
 def _logistic(g: Graph, total: str, scale: int | float, center: int | float) -> str:
-    """runtime/risk.py's logistic risk of ``total``: NaN for NaN (``Where`` picks e / (1 + e),
-    NaN / NaN)."""
-    z = g.op("Mul", g.double(float(scale)), g.op("Sub", total, g.double(center)))
-    e = g.op("Exp", g.op("Neg", g.op("Abs", z)))
-    one = g.double(1.0)
-    below = g.op("Add", one, e)
-    return g.op("Where", g.op("GreaterOrEqual", z, g.double(0)), g.op("Div", one, below), g.op("Div", e, below),
-                out="probability")
+    """runtime/risk.py's logistic risk of ``total``, with ``z = scale * (total - center)``:
+    ``1 / (1 + e)`` where ``z >= 0`` and ``e / (1 + e)`` elsewhere, ``e = exp(-|z|)``, written as
+    ``Max([z >= 0], e) / (1 + e)`` (e <= 1, so the Max picks 1 or e exactly) with no ``Where``,
+    whose broadcasting kernel is the slowest pass. The scale being > 0 (runtime/risk.py),
+    ``-|z|`` is ``-scale * |total - center|`` (the same double: a product's rounding ignores
+    signs) and ``z >= 0`` is ``total - center >= 0`` (where z underflows to a signed zero both
+    branches give 0.5). NaN for NaN (its e is NaN)."""
+    d = g.op("Sub", total, g.double(center))
+    e = g.op("Exp", g.op("Mul", g.double(-float(scale)), g.op("Abs", d)))
+    above = g.op("Cast", g.op("GreaterOrEqual", d, g.double(0)), to=TensorProto.DOUBLE)
+    return g.op("Div", g.op("Max", above, e), g.op("Add", g.double(1.0), e), out="probability")
 
 
 def _table(g: Graph, total: str, table: list[dict]) -> str:
