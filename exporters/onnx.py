@@ -66,8 +66,8 @@ rows whose every linear value is a whole number within the range where the runti
 Python ints (``model.int_limits``): there the linear sum is exact in any order too, and rides
 as one more column of the steps' Gemm (:func:`_steps`). A proof per block of ``BLOCK`` rows
 (:func:`_whole_batch`: Clip, Floor, Sub and one ReduceL1 over the linear columns, taken out
-of the matrix by a MatMul, and where a NaN elsewhere in the block fails that, by a Slice)
-chooses, by an ``If``, between that graph and the terms added one by one in the model's order
+of the matrix by a MatMul, and where a NaN elsewhere in the block fails that, by a Slice;
+under "unmet" a block that passes the MatMul's proof holds no NaN, so its conditions are steps) chooses, by an ``If``, between that graph and the terms added one by one in the model's order
 (a block with a fraction, a value beyond the range, an infinity or a missing linear value), and a
 ``Loop`` runs a long batch block by block (:func:`_by_blocks`), which keeps every
 intermediate tensor in the CPU's cache. Fractional points always take the ordered graph (one
@@ -494,13 +494,17 @@ def _steps(g: Graph, x: str, width: int, steps: list[tuple[int, float, float]],
     return g.op("Clip", g.op("Gemm", x, b, g.doubles(bias)), g.double(0), g.double(scale))
 
 
-def _plan(model: Model, index: dict[str, int], scale: float) -> tuple[list[tuple[int, float, float]], list[Term], int]:
+def _plan(model: Model, index: dict[str, int], scale: float,
+          finite: bool = False) -> tuple[list[tuple[int, float, float]], list[Term], int]:
     """How the numeric conditions of an integer model are scored: ``(steps, compared,
     offset)``, the steps ``(column, t, points of [x >= t])`` (none under "unmet", where a NaN
-    must meet no condition), the conditions compared one by one, and the points of the "<"
-    conditions written as ``points - points * [x >= t]``."""
+    must meet no condition, unless the batch is ``finite``: proven to hold no NaN, where no
+    numeric ``missing`` term applies either), the conditions compared one by one, and the
+    points of the "<" conditions written as ``points - points * [x >= t]``."""
     numeric = [t for t in model.terms if model.input(t.input).type != "categorical" and t.op != "linear"]
-    if model.unmet:
+    if finite:
+        numeric = [t for t in numeric if t.op != "missing"]
+    elif model.unmet:
         return [], numeric, 0
     steps: list[tuple[int, float, float]] = []
     compared = []
@@ -547,12 +551,15 @@ def _nan_rows(g: Graph, model: Model, matrix: str, columns: list[str], names: li
 class Linear:
     """The linear terms of an integer model on a batch proven whole (:func:`_whole_batch`):
     the matrix columns they read, each one's points (the sum over its terms), the ``[N, n]``
-    block of those columns, and whether the steps' Gemm carries their sum (:func:`_steps`)."""
+    block of those columns, whether the steps' Gemm carries their sum (:func:`_steps`), and
+    whether the proof also showed that no column of the batch holds a NaN or an infinity
+    (``finite``: under "unmet" its conditions are steps too, see :func:`_plan`)."""
 
     names: list[str]
     weights: list[float]
     block: str
     carry: bool
+    finite: bool
 
 
 def _matrix_total(g: Graph, model: Model, matrix: str, columns: list[str]) -> tuple[str, bool]:
@@ -645,30 +652,32 @@ def _block(g: Graph, model: Model, rows: str, texts: dict[str, str], columns: li
     x = _imputed(g, model, rows, columns)
     names = [name for name in columns if any(t.input == name and t.op == "linear" for t in model.terms)]
     weights = [float(sum(t.points for t in model.terms if t.op == "linear" and t.input == n)) for n in names]
-    limit = model.int_limits[names[0]]
-    steps = _plan(model, {name: k for k, name in enumerate(columns)}, CARRY)[0]
-    # the sum rides in the steps' Gemm while |sum| <= 2^51 and the steps' points leave room below 2^53
-    carry = bool(steps) and sum(abs(t.points) for t in model.terms if t.op != "linear") <= 2**50
-    if carry:
-        limit = min(limit, 2**51 // max(1, int(sum(abs(w) for w in weights))))
     index = [columns.index(name) for name in names]
     slow = g.branch(lambda: _predicted(g, model, _ordered_total(g, model, _split(g, model, rows, columns, texts),
                                                                  rows, None)[0], False))
 
-    def choose(block: str, otherwise: "onnx.GraphProto") -> list[str]:
+    def choose(block: str, otherwise: "onnx.GraphProto", finite: bool) -> list[str]:
         """The integer graph where ``block`` (the linear columns) is proven whole, else ``otherwise``."""
-        linear = Linear(names, weights, block, carry)
+        limit = model.int_limits[names[0]]
+        steps = _plan(model, {name: k for k, name in enumerate(columns)}, CARRY, finite)[0]
+        # the sum rides in the steps' Gemm while |sum| <= 2^51 and the steps' points leave room below 2^53
+        carry = bool(steps) and sum(abs(t.points) for t in model.terms if t.op != "linear") <= 2**50
+        if carry:
+            limit = min(limit, 2**51 // max(1, int(sum(abs(w) for w in weights))))
+        linear = Linear(names, weights, block, carry, finite)
         fast = g.branch(lambda: _predicted(g, model, _integer_total(g, model, rows, x, columns, linear, texts), True))
         score, prediction = g.name("score"), g.name("prediction")
         g.nodes.append(helper.make_node("If", [_whole_batch(g, block, limit)], [score, prediction], name=score,
                                         then_branch=fast, else_branch=otherwise))
         return [score, prediction]
 
-    if index == list(range(len(columns))):  # every column is a linear one: no other value to hold a NaN
-        return choose(x, slow)
+    if index == list(range(len(columns))):  # every column is a linear one, proven free of NaN
+        return choose(x, slow, True)
     # first the columns as one MatMul (both threads; NaN in a row holding a NaN or an infinity
-    # anywhere), and only where that fails the proof the columns themselves (one thread)
-    return choose(_selected(g, x, index, len(columns)), g.branch(lambda: choose(_columns(g, x, index, len(columns)), slow)))
+    # anywhere, so a block that passes holds none: under "unmet" its conditions are steps too),
+    # and only where that fails the proof the columns themselves (one thread)
+    again = g.branch(lambda: choose(_columns(g, x, index, len(columns)), slow, False))
+    return choose(_selected(g, x, index, len(columns)), again, True)
 
 
 def _selected(g: Graph, x: str, index: list[int], width: int) -> str:
@@ -756,7 +765,7 @@ def _integer_total(g: Graph, model: Model, matrix: str, x: str, columns: list[st
     ``x`` the same with imputed values."""
     index = {name: k for k, name in enumerate(columns)}
     carry = linear is not None and linear.carry
-    steps, compared, offset = _plan(model, index, CARRY if carry else 1.0)
+    steps, compared, offset = _plan(model, index, CARRY if carry else 1.0, linear is not None and linear.finite)
 
     sums = []
     if carry:  # the steps are 0 or 2^52, the last column the linear sum + 2^51

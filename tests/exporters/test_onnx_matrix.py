@@ -207,6 +207,36 @@ def test_batches_mixing_whole_fractional_huge_and_missing_values_score_as_the_ru
     assert taken(base, batch) == [True, True] and bits(run(base, batch)) == bits(runtime(base, batch))
 
 
+def test_under_unmet_a_block_without_missing_values_is_scored_by_steps(monkeypatch):
+    """Under "unmet" (train's default) a missing value meets no condition, so conditions are
+    compared one by one; a block the first proof shows free of NaN (every row's MatMul is a
+    number) needs no such care and takes the steps' Gemm, a block with a missing value in a
+    condition's column the comparisons, and a missing linear value the model's order: each row
+    the runtime's to the bit, the points of a ``missing`` term included."""
+    monkeypatch.setattr(onnx_export, "BLOCK", 4)
+    model = Model(kind="linear", target=Target("y", 1), missing="unmet",
+                  inputs=(Input("a", "numeric"), Input("b", "numeric"), Input("c", "numeric")),
+                  terms=(Term("a", "linear", None, 2, "2 a"), Term("b", ">=", 3, 4, "b >= 3"),
+                         Term("b", "<", 1.5, -2, "b < 1.5"), Term("b", "missing", None, 5, "b unknown"),
+                         Term("c", ">=", 10, 1, "c >= 10")), intercept=-3)
+    top = next(n for n in onnx_export.build(model, "matrix").graph.node if n.op_type == "If")
+    block = next(a.g for a in top.attribute if a.name == "then_branch")
+    first = next(n for n in block.node if n.op_type == "If")
+    kinds = {"GreaterOrEqual", "Less", "IsNaN"}
+    steps = {n.op_type for n in next(a.g for a in first.attribute if a.name == "then_branch").node}
+    again = next(a.g for a in first.attribute if a.name == "else_branch")
+    second = next(n for n in again.node if n.op_type == "If")
+    compared = {n.op_type for n in next(a.g for a in second.attribute if a.name == "then_branch").node}
+    assert not steps & kinds and "Clip" in steps and compared & kinds
+    nan = math.nan
+    batch = [[1, 0, 12], [2, 3, 9], [-1, 1, 10], [0, 2, 0],          # whole, nothing missing: steps
+             [1, nan, 12], [2, 3, nan], [3, 0, 10], [4, 5, 1],       # missing in conditions' columns
+             [nan, 1, 1], [1, 1, 1], [2, 2, 2], [3, 3, 3],           # a missing linear value
+             [0.5, 4, 11]]                                           # a fraction
+    assert taken(model, batch) == [True, True, False, False]
+    assert bits(run(model, batch)) == bits(runtime(model, batch))
+
+
 def test_text_inputs_are_cut_into_the_same_blocks(monkeypatch):
     """A model with a text input beside the matrix: each block of rows reads its own rows of the
     named string input too, under "null" and "unmet" (blank texts and NaN included)."""
