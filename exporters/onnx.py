@@ -67,8 +67,10 @@ Python ints (``model.int_limits``): there the linear sum is exact in any order t
 as one more column of the steps' Gemm (:func:`_steps`). A proof per block of ``BLOCK`` rows
 (:func:`_whole_batch`: Clip, Floor, Sub and one ReduceL1 over the linear columns, taken out
 of the matrix by a MatMul, and where a NaN elsewhere in the block fails that, by a Slice;
-under "unmet" a block that passes the MatMul's proof holds no NaN, so its conditions are steps) chooses, by an ``If``, between that graph and the terms added one by one in the model's order
-(a block with a fraction, a value beyond the range, an infinity or a missing linear value), and a
+under "unmet" a block that passes the MatMul's proof holds no NaN, so its conditions are
+steps) chooses, by an ``If``, between that graph and the terms added one by one in the
+model's order (a block with a fraction, a value beyond the range, an infinity or a missing
+linear value), and a
 ``Loop`` runs a long batch block by block (:func:`_by_blocks`), which keeps every
 intermediate tensor in the CPU's cache. Fractional points always take the ordered graph (one
 Split of the matrix, then the terms as with named inputs): only the model's order gives the
