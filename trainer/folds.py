@@ -75,11 +75,15 @@ def smaller_class(y: np.ndarray) -> int:
 def error_rate(model: Model, data: LabeledData, w_pos: float = 0.5) -> float:
     """Share of rows whose runtime prediction differs from the label (each grouped row counted
     as the rows it stands for, ``data.counts``), each row weighted by its class as the 0-1 loss
-    weighs it (``--w-pos``; :func:`weighted_error`). The runtime's scores of all rows at once
-    (trainer/vectorised.py): a row without a score is predicted negative, as ``predict``'s None."""
-    total, scored = frame_scores(model, data.frame)
-    wrong = (scored & (total > model.threshold)) != (data.y == 1)
-    return weighted_error(wrong, data, w_pos)
+    weighs it (``--w-pos``; :func:`weighted_error`)."""
+    return margin_error(margins(model, data), data, w_pos)
+
+
+def margin_error(margin: np.ndarray, data: LabeledData, w_pos: float) -> float:
+    """:func:`error_rate` from the rows' :func:`margins`: predicted positive where the score is
+    above the threshold (a difference of doubles is > 0 exactly then), negative where the row
+    has no score (NaN), as ``predict``'s None."""
+    return weighted_error((margin > 0) != (data.y == 1), data, w_pos)
 
 
 def weighted_error(wrong: np.ndarray, data: LabeledData, w_pos: float) -> float:
@@ -121,7 +125,7 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
         train: Callable[..., Model], infeasible: type[Exception] = InfeasibleError,
         on_result: Callable[[FoldResult], None] = lambda r: None,
         progress: Callable | None = None, deadline: Deadline | None = None,
-        on_model: Callable[[float, np.ndarray, Model, LabeledData], None] = lambda c0, test, model, data: None,
+        on_model: Callable[[float, np.ndarray, np.ndarray], None] = lambda c0, test, margin: None,
         **train_options) -> list[FoldResult]:
     """Every fold of every C0 value, each C0 followed by its summary row.
 
@@ -130,8 +134,8 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
     fit costs more than its share; the grid's later C0 values are then left out). None: each
     fit gets ``config.time_limit`` of its own. A fold with no model within the constraints
     (``infeasible``) or within its time is a row without errors.
-    ``on_model(c0, test rows, fold model, test data)`` sees each fold's model with the rows it
-    did not see. ``train_options`` go to every ``train`` call.
+    ``on_model(c0, test rows, their margins)`` sees each fold model's :func:`margins` of the
+    rows it did not see (its test error comes from the same scores). ``train_options`` go to every ``train`` call.
     """
     parts = stratified_folds(data.y, folds, config.seed)
     everything = np.arange(len(data.y))
@@ -155,10 +159,11 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
             except infeasible:
                 result = FoldResult(c0, number, None, None, None, 0.0, INFEASIBLE, None)
             else:
-                on_model(c0, test, model, test_data)
+                test_margins = margins(model, test_data)
+                on_model(c0, test, test_margins)
                 t = model.training
                 result = FoldResult(c0, number, error_rate(model, fit_data, config.w_pos),
-                                    error_rate(model, test_data, config.w_pos),
+                                    margin_error(test_margins, test_data, config.w_pos),
                                     model_size(model), t.seconds if t else 0.0, t.status if t else "unknown",
                                     t.gap if t else None)
             per_c0.append(result)

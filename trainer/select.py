@@ -24,7 +24,7 @@ from scorecard.runtime.errors import ConfigError
 
 from . import logistic_cv
 from .data.prepare import LabeledData
-from .folds import (LOGISTIC, RULE, ZERO_ONE, FoldResult, GridPoint, c0_grid, grid_points, margins, one_standard_error,
+from .folds import (LOGISTIC, RULE, ZERO_ONE, FoldResult, GridPoint, c0_grid, grid_points, one_standard_error,
                     run, smaller_class)
 from .options.config import TrainConfig
 from .solvers.options import Deadline
@@ -103,8 +103,8 @@ def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progre
     extra = {} if work_limit is None else {"work_limit": work_limit}
     out_of_fold = {c0: np.full(len(data.y), np.nan) for c0 in grid}
 
-    def keep(c0: float, test: np.ndarray, model: Model, test_data: LabeledData) -> None:
-        out_of_fold[c0][test] = margins(model, test_data)
+    def keep(c0: float, test: np.ndarray, margin: np.ndarray) -> None:
+        out_of_fold[c0][test] = margin
 
     logistic: list[GridPoint] = []
     numeric = config.with_options(c0=middle_c0(len(data.y)))  # the problem needs a number; no C0 enters the path
