@@ -48,7 +48,7 @@ class SLIMClassifier:
                  intercept_min: int = -100, intercept_max: int = 100, max_features: int | None = None,
                  min_features: int | None = None, signs: dict | None = None, w_pos: float = 0.5,
                  numeric: str = "cuts", missing: str = "unmet", solver: str = "auto", time_limit: float = 60.0,
-                 threads: int = 1, seed: int = 0):
+                 work_limit: float | None = None, threads: int = 1, seed: int = 0):
         self.c0 = c0
         self.missing = missing
         self.numeric = numeric
@@ -62,6 +62,7 @@ class SLIMClassifier:
         self.w_pos = w_pos
         self.solver = solver
         self.time_limit = time_limit
+        self.work_limit = work_limit
         self.threads = threads
         self.seed = seed
 

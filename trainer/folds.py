@@ -130,9 +130,10 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
     """Every fold of every C0 value, each C0 followed by its summary row.
 
     deadline: when the whole run must end: each fit gets an equal share of the time left for
-    the fits left, and a fit whose turn comes after it is a row without errors (on wide data a
-    fit costs more than its share; the grid's later C0 values are then left out). None: each
-    fit gets ``config.time_limit`` of its own. A fold with no model within the constraints
+    the fits left (under ``config.work_limit``, which bounds each fit, all of it: a safety net
+    only), and a fit whose turn comes after it is a row without errors (on wide data a fit
+    costs more than its share; the grid's later C0 values are then left out). None: each fit
+    gets ``config.time_limit`` of its own. A fold with no model within the constraints
     (``infeasible``) or within its time is a row without errors.
     ``on_model(c0, test rows, their margins)`` sees each fold model's :func:`margins` of the
     rows it did not see (its test error comes from the same scores). ``train_options`` go to every ``train`` call.
@@ -148,7 +149,8 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
             fit_rows = np.setdiff1d(everything, test)
             fit_data = data.subset(fit_rows).impute_with()
             test_data = data.subset(test).impute_with(fit_data.imputed)
-            share = {} if deadline is None else {"deadline": deadline.within(deadline.remaining() / fits_left)}
+            share = {} if deadline is None else {"deadline": deadline if config.work_limit is not None
+                                                 else deadline.within(deadline.remaining() / fits_left)}
             fits_left -= 1
             try:
                 if deadline is not None and deadline.remaining() <= 0:

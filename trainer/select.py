@@ -88,7 +88,7 @@ def middle_out(grid: tuple[float, ...]) -> tuple[float, ...]:
 
 
 def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progress: Optional[Callable] = None, *,
-              fit: Callable[..., Model], work_limit: float | None = None, folds: int = FOLDS,
+              fit: Callable[..., Model], folds: int = FOLDS,
               on_result: Callable[[FoldResult], None] = lambda r: None) -> Selection:
     """Cross-validate ``config`` (its c0 is "auto") along the grid within ``deadline``, with
     the logistic cards beside it where they are offered (:func:`logistic_cv.offered`).
@@ -100,7 +100,6 @@ def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progre
     exists)."""
     k = folds_for(smaller_class(data.y), folds)
     grid = c0_grid(len(data.y))
-    extra = {} if work_limit is None else {"work_limit": work_limit}
     out_of_fold = {c0: np.full(len(data.y), np.nan) for c0 in grid}
 
     def keep(c0: float, test: np.ndarray, margin: np.ndarray) -> None:
@@ -110,11 +109,12 @@ def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progre
     numeric = config.with_options(c0=middle_c0(len(data.y)))  # the problem needs a number; no C0 enters the path
     problem = logistic_cv.offered(data, numeric)
     if problem is not None:
-        logistic = logistic_cv.cross_validate(data, numeric, k, deadline.within(LOGISTIC_SHARE * deadline.remaining()),
+        share = 1.0 if config.work_limit is not None else LOGISTIC_SHARE  # a work limit: the clock a net only
+        logistic = logistic_cv.cross_validate(data, numeric, k, deadline.within(share * deadline.remaining()),
                                               columns=problem.n_columns)
     # From the middle of the grid outwards: a run short of time loses the ends (middle_out).
     results = run(data, config, k, middle_out(grid), fit, on_result=on_result, progress=progress,
-                  deadline=deadline, on_model=keep, **extra)
+                  deadline=deadline, on_model=keep)
     points = sorted(grid_points(results), key=lambda p: p.c0) + logistic
     best = one_standard_error(points)
     if best is not None and best.loss == LOGISTIC:

@@ -51,12 +51,11 @@ from .solvers.progress import ProgressCallback, relative_gap
 from .solvers.reduce import fit_reduced
 
 
-def solve_options(config: TrainConfig, deadline: Deadline | None = None,
-                  work_limit: float | None = None) -> SolveOptions:
-    """The backends' options for ``config``: its solver, threads and seed, and the deadline
-    (default: ``config.time_limit`` from now) less the finishing margin."""
+def solve_options(config: TrainConfig, deadline: Deadline | None = None) -> SolveOptions:
+    """The backends' options for ``config``: its solver, threads, seed and work limit, and the
+    deadline (default: ``config.time_limit`` from now) less the finishing margin."""
     deadline = deadline if deadline is not None else Deadline.after(config.time_limit)
-    return SolveOptions.of(config, deadline.earlier(finish_margin(deadline.remaining())), work_limit)
+    return SolveOptions.of(config, deadline.earlier(finish_margin(deadline.remaining())))
 
 
 #: Share of the time left that ``--c0 auto`` gives the cross-validation (the rest: the final fit).
@@ -64,13 +63,12 @@ CV_SHARE = 0.5
 
 
 def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCallback] = None, *,
-          deadline: Deadline | None = None, work_limit: float | None = None,
+          deadline: Deadline | None = None,
           warn: Optional[advice.Warn] = None, rows: Optional[Callable[[Design], Oracle]] = None) -> Model:
     """Train a scoring system on ``data`` under ``config``.
 
-    deadline: when everything must be done (default: ``config.time_limit`` from now).
-    work_limit: a deterministic budget for the solvers (see ``solvers/options.py``): the
-      same model on any machine under any load, the deadline as a safety net only.
+    deadline: when everything must be done (default: ``config.time_limit`` from now); under
+      ``config.work_limit`` a safety net only (see ``solvers/options.py``).
     warn: where warnings about the final model go (see ``advice.py``; default: Python's
       ``warnings``).
     rows: convex losses only: the oracle over the rows the final model is trained on, given its
@@ -80,18 +78,30 @@ def train(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCal
     Raises ConfigError for an unusable option or solver and InfeasibleError when no model
     satisfies the constraints (NoModelInTimeError when none was found within the time limit).
     """
-    start = time.monotonic()
     deadline = deadline if deadline is not None else Deadline.after(config.time_limit)
+    model = _fit(data, config, progress, deadline, warn, rows)
+    if config.work_limit is not None and deadline.remaining() <= finish_margin(config.time_limit):
+        advice.warn(f"--time-limit {config.time_limit:g} s stopped the training before --work-limit "
+                    f"{config.work_limit:g}: another run may give another model; raise --time-limit to make it "
+                    "reproducible", warn)
+    return model
+
+
+def _fit(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCallback], deadline: Deadline,
+         warn: Optional[advice.Warn], rows: Optional[Callable[[Design], Oracle]]) -> Model:
+    """``train`` without its last warning: one fit, or ``--c0 auto``'s selection and then the final fit."""
+    start = time.monotonic()
     if config.c0 != AUTO or not c0_matters(config):
-        return _train(data, config, progress, deadline, work_limit, start, warn, rows=rows)
-    selection = choose_c0(data, config, deadline.within(CV_SHARE * deadline.remaining()), progress,
-                          fit=_fold_fit, work_limit=work_limit)
+        return _train(data, config, progress, deadline, start, warn, rows=rows)
+    # under a work limit, which bounds every fit, the cross-validation's share is the whole deadline
+    share = 1.0 if config.work_limit is not None else CV_SHARE
+    selection = choose_c0(data, config, deadline.within(share * deadline.remaining()), progress, fit=_fold_fit)
     if selection.loss == LOGISTIC:
         card = _logistic_card(data, config, selection, deadline, start, warn)
         if card is not None:
             return replace(card, training=replace(card.training, selection=selection.record()))
         selection = zero_one_choice(selection, len(data.y))
-    model = _train(data, config.with_options(c0=selection.chosen), progress, deadline, work_limit, start, warn,
+    model = _train(data, config.with_options(c0=selection.chosen), progress, deadline, start, warn,
                    chosen=True, out_of_fold=selection.margins, rows=rows)
     return replace(model, training=replace(model.training, selection=selection.record()))
 
@@ -147,17 +157,15 @@ def c0_matters(config: TrainConfig) -> bool:
 
 def _fold_fit(data: LabeledData, config: TrainConfig, progress=None, **options) -> Model:
     """One fit of the cross-validation: no warnings (they are about the final model)."""
-    return _train(data, config, progress, options.get("deadline"), options.get("work_limit"), time.monotonic(),
-                  lambda message: None)
+    return _train(data, config, progress, options.get("deadline"), time.monotonic(), lambda message: None)
 
 
-def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline | None, work_limit: float | None,
-           start: float, warn, chosen: bool = False, out_of_fold: np.ndarray | None = None,
-           rows: Optional[Callable[[Design], Oracle]] = None) -> Model:
+def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline | None, start: float, warn,
+           chosen: bool = False, out_of_fold: np.ndarray | None = None, rows: Optional[Callable[[Design], Oracle]] = None) -> Model:
     """``train`` with a numeric C0. ``out_of_fold``: the cross-validation's margins at this C0
     (``select.Selection.margins``), which the 0-1 loss model's risk table is fitted on;
     ``rows``: as for :func:`train`."""
-    options = solve_options(config, deadline, work_limit)
+    options = solve_options(config, deadline)
     if config.loss != "zero-one":  # convex losses: cutting planes (Section 4.1)
         model = train_convex(data, config, options, progress, rows)
         for message in advice.model_warnings(model, data, config.c0, chosen, config.loss, config.w_pos):

@@ -159,7 +159,7 @@ def _trained(kind: str) -> tuple[Model, list[dict]]:
         risk = (frame.age >= 60).astype(int) + (frame.age >= 75) + 2 * (frame.nodes >= 3) + rng.normal(0, 0.4, 150)
         frame["y"] = (risk >= 2).astype(int)
         config = TrainConfig(model="tilm", c0=0.01, max_thresholds=8, coef_min=-3, coef_max=3, time_limit=120)
-        model = train(prepare(frame, "y"), config, work_limit=1)
+        model = train(prepare(frame, "y"), config.with_options(work_limit=1))
     else:
         frame = pd.DataFrame({"odor": rng.choice(["none", "foul", "almond", "anise"], 120),
                               "ring": rng.choice(["one", "two"], 120)})

@@ -105,7 +105,7 @@ def test_c0_auto_calibrates_out_of_fold():
     frame = pd.DataFrame(rng.integers(0, 4, size=(200, 2)), columns=["a", "b"])
     frame["y"] = (frame.a - frame.b + rng.normal(0, 1, 200) > 0).astype(int)
     model = train(prepare(frame, "y"), TrainConfig(coef_min=-3, coef_max=3, intercept_min=-6, intercept_max=6,
-                                                   time_limit=120), work_limit=2e6)
+                                                   time_limit=120, work_limit=2e6))
     fitted = model.probability["fit"]
     assert fitted["out_of_fold"] and fitted["rows"] <= 200 and fitted["center"] == model.threshold
 

@@ -126,7 +126,7 @@ def test_the_practitioners_requirements_hold_on_the_training_data():
     config = TrainConfig(c0=0.002, w_pos=0.9, max_features=3, max_fpr=0.2, signs={"hypertension": "+"},
                          coef_min=-5, coef_max=5, at_most_one=[{"of": ["male", "female"]}],
                          requires=[{"if_any": ["heart_attack"], "then": "stroke"}], time_limit=120)
-    model = train(data, config, work_limit=WORK)
+    model = train(data, config.with_options(work_limit=WORK))
     assert rates(model, data)["fpr"] <= 0.2
     assert len(model.terms) <= 3
     assert all(t.points >= 0 for t in model.terms if t.input == "hypertension")
@@ -139,7 +139,7 @@ def test_rate_limits_and_budget_hold_even_when_the_time_limit_stops_the_solver()
     data = prepare(clinic(n=400, seed=2), "y")
     for limits in ({"min_tpr": 0.9}, {"max_positive_rate": 0.25}, {"max_fpr": 0.1, "min_tpr": 0.5}):
         # a node limit stops the solver at the same point on any machine (the time limit is a safety net)
-        model = train(data, TrainConfig(c0=0.001, time_limit=60, **limits), work_limit=0.2)
+        model = train(data, TrainConfig(c0=0.001, time_limit=60, **limits, work_limit=0.2))
         got = rates(model, data)
         assert got["tpr"] >= limits.get("min_tpr", 0)
         assert got["positive"] <= limits.get("max_positive_rate", 1)
@@ -149,7 +149,7 @@ def test_rate_limits_and_budget_hold_even_when_the_time_limit_stops_the_solver()
 def test_coefficient_and_intercept_sets_are_respected():
     data = prepare(clinic(), "y")
     model = train(data, TrainConfig(c0=0.001, coefficients={"age": [0, 3], "hypertension": "0,5,10"},
-                                    intercept_set=[-12, -6, 0], time_limit=120), work_limit=WORK)
+                                    intercept_set=[-12, -6, 0], time_limit=120, work_limit=WORK))
     points = {t.input: t.points for t in model.terms}
     assert points.get("age", 0) in (0, 3) and points.get("hypertension", 0) in (0, 5, 10)
     assert model.intercept in (-12, -6, 0)
@@ -159,7 +159,7 @@ def test_min_features_and_a_hierarchy_shape_the_model():
     data = prepare(clinic(), "y")
     model = train(data, TrainConfig(c0=0.05, min_features=2, hierarchy=[{"leaf": "heart_attack",
                                                                         "ancestors": ["hypertension"]}],
-                                    time_limit=120), work_limit=WORK)
+                                    time_limit=120, work_limit=WORK))
     assert len(model.terms) >= 2
     assert "heart_attack" not in used(model) or "hypertension" in used(model)
 
@@ -169,7 +169,7 @@ def test_a_categorical_inputs_constraint_covers_all_its_levels():
     frame["region"] = np.where(frame.male == 1, "north", np.where(frame.smoker == 1, "south", "east"))
     data = prepare(frame.drop(columns=["male", "female"]), "y")
     model = train(data, TrainConfig(c0=0.001, signs={"region": "-"},
-                                    at_most_one=[{"of": ["region", "smoker"]}], time_limit=120), work_limit=WORK)
+                                    at_most_one=[{"of": ["region", "smoker"]}], time_limit=120, work_limit=WORK))
     assert all(t.points <= 0 for t in model.terms if t.input == "region")
     assert not {"region", "smoker"} <= used(model)
 
@@ -217,7 +217,7 @@ def test_a_model_cut_short_by_the_time_limit_still_meets_every_requirement():
     data = prepare(pd.read_csv(SHARED / "mammo.csv"), "Malignant")
     model = train(data, TrainConfig(c0=1e-4, w_pos=0.998, max_fpr=0.2, max_features=5, coef_min=-5, coef_max=5,
                                     intercept_min=-20, intercept_max=20, signs={"SpiculatedMargin": "+"},
-                                    time_limit=120), work_limit=0.2)  # a node limit: the same stop on any machine
+                                    time_limit=120, work_limit=0.2))  # a node limit: the same stop on any machine
     assert model.training.status == "time_limit"
     assert rates(model, data)["fpr"] <= 0.2 and len(model.terms) <= 5
     assert all(t.points >= 0 for t in model.terms if t.input == "SpiculatedMargin")

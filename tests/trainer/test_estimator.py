@@ -70,7 +70,7 @@ def test_sklearn_estimator_checks():
     pytest.importorskip("sklearn")
     from sklearn.utils.estimator_checks import check_estimator
 
-    est = SLIMClassifier(coef_min=-2, coef_max=2, intercept_min=-5, intercept_max=5, time_limit=1)
+    est = SLIMClassifier(coef_min=-2, coef_max=2, intercept_min=-5, intercept_max=5, time_limit=600, work_limit=0.2)
     results = check_estimator(est, on_fail=None, expected_failed_checks=EXPECTED_FAILURES)
     failed = [r["check_name"] for r in results if r["status"] == "failed"]
     assert failed == []

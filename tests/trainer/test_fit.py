@@ -108,7 +108,7 @@ def test_impossible_constraints_raise_infeasible():
 def test_time_limit_returns_the_incumbent_with_its_gap():
     # A work limit (CBC's node limit) stops the solve at the same point on any machine; the
     # time limit is only a safety net. A stop at the work limit reads "time_limit".
-    model = train(breastcancer(), TrainConfig(c0=0.025, solver="cbc", time_limit=120), work_limit=0.2)
+    model = train(breastcancer(), TrainConfig(c0=0.025, solver="cbc", time_limit=120, work_limit=0.2))
     assert model.training.status == "time_limit" and model.training.solver == "cbc"
     assert 0 < model.training.gap < 1
     assert model.training.lower_bound < model.training.objective
@@ -133,7 +133,7 @@ def test_a_rare_level_enters_the_card_only_when_min_level_rows_allows_it():
     y = np.where((glu >= 140) | (np.array(ward) == "W0"), 1, 0)
     assert ((glu < 140) & (np.array(ward) == "W0")).any()
     data = labeled(pd.DataFrame({"glu": glu, "ward": ward, "y": y}))
-    wards = {t.value for t in train(data, TrainConfig(c0=0.01, time_limit=120), work_limit=0.2).terms
+    wards = {t.value for t in train(data, TrainConfig(c0=0.01, time_limit=120, work_limit=0.2)).terms
              if t.input == "ward"}
-    allowed = train(data, TrainConfig(c0=0.01, min_level_rows=4, time_limit=120), work_limit=0.2)
+    allowed = train(data, TrainConfig(c0=0.01, min_level_rows=4, time_limit=120, work_limit=0.2))
     assert wards == set() and "W0" in {t.value for t in allowed.terms if t.input == "ward"}

@@ -25,7 +25,7 @@ def breastcancer_table():
     p = len(data.inputs) * 2  # a rule at 3 and its negation per feature
     config = TrainConfig(model="mofn", c0=0.9 / (len(data.y) * p), cuts={i.name: [3] for i in data.inputs},
                          solver="cpsat", time_limit=120)
-    return data, train(data, config, work_limit=10)
+    return data, train(data, config.with_options(work_limit=10))
 
 
 def test_breastcancer_rules_at_3_give_a_table_of_the_papers_size_and_error(breastcancer_table):

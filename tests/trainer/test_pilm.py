@@ -25,12 +25,12 @@ def pilm(price_of_large: float) -> TrainConfig:
 
 
 def test_a_large_coefficient_is_used_when_its_tier_is_cheap_enough():
-    model = train(prepare(lopsided(), "y"), pilm(0.001), work_limit=1)
+    model = train(prepare(lopsided(), "y"), pilm(0.001).with_options(work_limit=1))
     assert model.training.train_error == 0
     assert max(abs(t.points) for t in model.terms) > 2
 
 
 def test_an_expensive_tier_keeps_every_coefficient_small():
-    model = train(prepare(lopsided(), "y"), pilm(0.5), work_limit=1)
+    model = train(prepare(lopsided(), "y"), pilm(0.5).with_options(work_limit=1))
     assert all(abs(t.points) <= 2 for t in model.terms)
     assert model.training.train_error > 0

@@ -43,8 +43,8 @@ def test_progress_events_reach_the_callback_while_solving(solver):
     # any machine, however busy; the time limit is only a safety net. (HiGHS reports its node
     # limit as kSolutionLimit, which PuLP 3.3 did not map: this also covers that stop.)
     events: list[Progress] = []
-    model = train(breastcancer(), TrainConfig(c0=0.025, solver=solver, time_limit=120), progress=events.append,
-                  work_limit=0.05)
+    model = train(breastcancer(), TrainConfig(c0=0.025, solver=solver, time_limit=120, work_limit=0.05),
+                  progress=events.append)
     assert model.training.status == "time_limit" and model.training.solver == solver
     assert events and all(isinstance(e, Progress) for e in events)
     assert any(e.incumbent is not None for e in events)

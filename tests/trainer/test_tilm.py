@@ -38,7 +38,7 @@ def by_input(model) -> dict:
 def test_thresholds_are_found_on_raw_columns():
     data = prepare(steps(), "y")
     model = train(data, TrainConfig(model="tilm", c0=0.01, max_thresholds=8, coef_min=-3, coef_max=3,
-                                    **SAFE), work_limit=1)  # proven optimal within the limit
+                                    **SAFE, work_limit=1))  # proven optimal within the limit
     assert model.kind == "linear" and model.terms
     assert all(t.op == ">=" for t in model.terms)
     truth = (data.frame.age >= 60).astype(int) + (data.frame.age >= 75) + 2 * (data.frame.nodes >= 3) >= 2
@@ -50,7 +50,7 @@ def test_thresholds_are_found_on_raw_columns():
 def test_each_input_keeps_one_sign_and_at_most_r_max_rules():
     data = prepare(steps(seed=1), "y")
     model = train(data, TrainConfig(model="tilm", c0=0.001, c_rule=0.0005, max_rules_per_feature=1,
-                                    coef_min=-3, coef_max=3, **SAFE), work_limit=1)
+                                    coef_min=-3, coef_max=3, **SAFE, work_limit=1))
     for name, terms in by_input(model).items():
         assert len(terms) <= 1, name
         assert all(t.points > 0 for t in terms) or all(t.points < 0 for t in terms)
@@ -67,7 +67,7 @@ def test_haberman_gives_a_scoring_system_with_threshold_rows():
     n_pos = int((data.y > 0).sum())
     model = train(data, TrainConfig(model="tilm", c0=0.01, w_pos=1 - n_pos / len(data.y), coef_min=-5,
                                     coef_max=5, intercept_min=-20, intercept_max=20, max_thresholds=6,
-                                    **SAFE), work_limit=0.2)
+                                    **SAFE, work_limit=0.2))
     assert model.terms and all(t.op == ">=" for t in model.terms)
     for name, terms in by_input(model).items():
         assert len(terms) <= 3

@@ -9,6 +9,7 @@ of data, so training scales to millions of rows. Logistic models carry
 """
 from __future__ import annotations
 
+import math
 import time
 from typing import Callable, Optional
 
@@ -29,6 +30,10 @@ from ..solvers.progress import Progress, ProgressCallback, relative_gap
 from .cutting_planes import Round, cutting_planes
 from .lattice import CoefficientSpace
 from .losses import ArrayOracle, Oracle
+
+#: Rounds of the cutting planes per unit of ``--work-limit`` (a round: one master solve, one
+#: pass over the rows); without a work limit they run until the gap closes or the deadline.
+ROUNDS_PER_WORK = 20
 
 SUPPORTED = ("coef_values", "intercept_values")  # constraints the master expresses without rows
 
@@ -83,8 +88,9 @@ def train_convex(data: LabeledData, config: TrainConfig, options: SolveOptions,
             progress(Progress(elapsed=r.seconds, incumbent=r.upper_bound, bound=bound,
                               gap=relative_gap(r.upper_bound, bound), message=f"cuts {r.cuts}"))
 
+    rounds = {} if options.work_limit is None else {"max_iterations": math.ceil(options.work_limit * ROUNDS_PER_WORK)}
     result = cutting_planes(oracle, space, time_limit=options.deadline.limit(), progress=report,
-                            threads=options.threads)
+                            threads=options.threads, **rounds)
     intercept, coef = int(result.coefficients[0]), result.coefficients[1:].astype(np.int64)
     params = config.to_params() | {"cutting_planes": {
         "iterations": result.iterations, "cuts": result.cuts, "proof": result.proof,

@@ -400,6 +400,18 @@ OPTIONS: tuple[Option, ...] = (
            ("--time-limit",), float, metavar="S", estimator=True, estimator_default=60.0, section="solver",
            doc="time budget in seconds for the whole command: every phase, every C0 and fold of `cv`, "
                "start-up, reading and writing included (`SLIMClassifier`: 60, for `fit`)"),
+    Option("work_limit", Optional[float], None, Number(low=0, low_open=True, kind="a number",
+                                                       note="units of deterministic work, e.g. 10"),
+           "Deterministic work per solve: the same model on any machine, under any load.",
+           ("--work-limit",), float, metavar="W", estimator=True, section="solver",
+           doc="a budget of deterministic work per solve instead of the clock, so that the same data and options "
+               "give the same model on any machine and under any load: CP-SAT stops after W of its deterministic "
+               "seconds (one worker), CBC and HiGHS after 100 W branch-and-bound nodes (one thread), the cutting "
+               "planes of a convex `--loss` after 20 W rounds, and the heuristics that otherwise run by the clock "
+               "(local search, the listing of exhaustive search's plan) get work budgets of their own (`--reduce` "
+               "looks at every row); `--time-limit` stays a safety net (a run it stops is not reproducible). "
+               "Every fold and C0 of `--c0 auto` and `cv` gets W; a solve stopped by W has status `time_limit` "
+               "(`iteration_limit` for the cutting planes)"),
     Option("threads", int, 1, Number(low=1, integer=True), "Solver threads.", ("--threads",), int, metavar="N",
            estimator=True, section="solver"),
     Option("seed", int, 0, Number(low=0, integer=True), "Random seed (solver, folds).", ("--seed",), int,

@@ -40,6 +40,12 @@ CASCADE = (8, 24, 96, 384)
 BLOCK = 1 << 16
 # Supports with at least this many coefficient vectors are worth a conflict bound first.
 CONFLICT_MIN_VECTORS = 20 ** 3
+#: What looking at one support costs the plan's listing besides its rows, in row entries (the
+#: per-call cost of refining its row groups: on heart, spambase and mammo the listing ran about
+#: 2-5 x 10^7 of these per second on one core here, 2026-11-28).
+LISTING_OVERHEAD = 400
+#: Row entries of the listing per second of its budget, under a work limit (``solvers/auto.py``).
+LISTING_PER_SECOND = 2e7
 
 
 @dataclass(frozen=True)
@@ -62,10 +68,11 @@ class Plan:
 
 
 def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
-         seconds: float = math.inf, conflicts: bool = False) -> Plan | None:
+         seconds: float = math.inf, conflicts: bool = False, listing: float = math.inf) -> Plan | None:
     """The supports to search to beat ``upper_bound``, smallest first; None when there is no
     finite size limit, or the work would exceed ``max_work``, or listing the supports takes
-    more than ``seconds`` (then a MIP is the better tool).
+    more than ``seconds`` or ``listing`` row entries (each support looked at costs the rows plus
+    ``LISTING_OVERHEAD``: the same stop on any machine) (then a MIP is the better tool).
 
     Supports are listed depth-first, each one's row groups refined from its parent's, so the
     collision bound of a support costs one pass over the distinct rows. With ``conflicts``
@@ -76,6 +83,7 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
     if limit is None:
         return None
     deadline = time.monotonic() + seconds
+    step = problem.X.shape[0] + LISTING_OVERHEAD
     free = free_columns(problem).tolist()
     codes, levels = _column_codes(problem)
     counts = {j: _nonzero_values(problem, j).size for j in free}
@@ -95,7 +103,8 @@ def plan(problem: SlimProblem, upper_bound: float, max_work: float = math.inf,
         support, group, n_groups, start = stack.pop()
         fixed = problem.least_penalty(support)
         for position in range(len(free) - 1, start - 1, -1):
-            if time.monotonic() > deadline:
+            listing -= step
+            if listing < 0 or time.monotonic() > deadline:
                 return None
             j = free[position]
             child = support + (j,)

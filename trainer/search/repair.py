@@ -16,10 +16,12 @@ from .warm_start import warm_start
 
 
 def feasible_start(problem: SlimProblem, coef: np.ndarray, intercept: int,
-                   seconds: float = 0.0) -> tuple[np.ndarray, int] | None:
+                   seconds: float = 0.0, by_work: bool = False) -> tuple[np.ndarray, int] | None:
     """A model obeying every constraint, from a warm start that may not: the best of the
     start's coefficients, no coefficients at all and (given ``seconds``) local-search models
-    of reweighted problems, each with the best intercept the rate limits allow.
+    of reweighted problems, each with the best intercept the rate limits allow. ``by_work``:
+    those local searches run to the end of their own work only, the same on any machine
+    (``--work-limit``), and ``seconds`` is a safety net.
 
     Why: the SLIM IP uses its warm start's objective as an upper bound, valid only for a
     feasible model, and a solver can take long to find a first model meeting a rate limit
@@ -30,7 +32,7 @@ def feasible_start(problem: SlimProblem, coef: np.ndarray, intercept: int,
     """
     candidates = [np.asarray(coef), np.zeros(problem.n_columns, dtype=np.int64)]
     if seconds > 0 and problem.constraints is not None:
-        candidates += _reweighted(problem, seconds)
+        candidates += _reweighted(problem, seconds, by_work)
     cc = problem.constraints
     best = None
     for candidate in candidates:
@@ -52,7 +54,7 @@ def feasible_start(problem: SlimProblem, coef: np.ndarray, intercept: int,
     return None if best is None else (best[1], best[2])
 
 
-def _reweighted(problem: SlimProblem, seconds: float) -> list[np.ndarray]:
+def _reweighted(problem: SlimProblem, seconds: float, by_work: bool) -> list[np.ndarray]:
     """Local-search coefficients with the protected class weighing 1, 4 and 16 times the
     other in total: the negatives for max_fpr and max_positive_rate, the positives for min_tpr."""
 
@@ -69,5 +71,6 @@ def _reweighted(problem: SlimProblem, seconds: float) -> list[np.ndarray]:
         pos_share, neg_share = (1 - share, share) if up_neg else (share, 1 - share)
         shifted = replace(problem, pos_w=problem.pos_w * (pos + neg) * pos_share / pos,
                           neg_w=problem.neg_w * (pos + neg) * neg_share / neg)
-        out.append(warm_start(shifted, seconds=seconds / 3, until=time.monotonic() + seconds / 3).coef)
+        out.append(warm_start(shifted, seconds=0.0 if by_work else seconds / 3,
+                              until=time.monotonic() + seconds / 3).coef)
     return out

@@ -98,7 +98,9 @@ def warm_start(problem: SlimProblem, seconds: float = 0.5,
     default, 0 for the rounding alone): their result depends on the problem and ``work``
     only, the clock stopping them only after ``max(seconds, SAFETY_SECONDS)``. Then, until
     ``seconds`` have passed, more local search (two-coefficient moves on small problems).
-    With ``start``, only that last local search runs, from that model. ``max_features``
+    With ``start``, only that last local search runs, from that model: until ``seconds`` have
+    passed, or given ``work``, to the end of that many entries (a reproducible run's local
+    search, ``solvers/options.py``). ``max_features``
     caps the model's size below the problem's own limit. ``until`` (a ``time.monotonic()``
     instant: the command's deadline) stops every phase, work budget or not."""
     if max_features is not None and (problem.max_features is None or max_features < problem.max_features):
@@ -134,7 +136,9 @@ def warm_start(problem: SlimProblem, seconds: float = 0.5,
                     on_improve(best)
         if budget.entries > 0:
             best = _descend(sweeper, problem, best, chunk, budget, on_improve)
-    if time.monotonic() < deadline:
+    if start is not None and work is not None:
+        best = _descend(sweeper, problem, best, chunk, Budget(float(work), until), on_improve)
+    elif time.monotonic() < deadline:
         best = _descend(sweeper, problem, best, chunk, Budget(math.inf, deadline), on_improve)
     return best
 

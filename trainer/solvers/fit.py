@@ -18,7 +18,7 @@ from ..search.warm_start import Incumbent, warm_start
 from ..search.repair import feasible_start
 from . import auto
 from .mip import solve_mip
-from .options import SolveOptions
+from .options import Phase, SolveOptions
 from .progress import ProgressCallback
 from .pulp_mip import SolveResult
 
@@ -26,12 +26,12 @@ WARM_START_SHARE = 0.1  # of the time left, for the local search (and at most WA
 WARM_START_MAX = 5.0
 
 
-def _feasible(problem: SlimProblem, incumbent: Incumbent, seconds: float) -> Incumbent | None:
+def _feasible(problem: SlimProblem, incumbent: Incumbent, search: Phase) -> Incumbent | None:
     """The local-search model if it meets every hard constraint, else a feasible repair of
     it (resolve.feasible_start), else None: the IP trusts its warm start as an upper bound."""
     if not violations(problem, incumbent.coef, incumbent.intercept):
         return incumbent
-    fixed = feasible_start(problem, incumbent.coef, incumbent.intercept, seconds)
+    fixed = feasible_start(problem, incumbent.coef, incumbent.intercept, search.seconds, search.by_work)
     return Incumbent(coef=fixed[0], intercept=fixed[1], objective=problem.objective(*fixed)) if fixed else None
 
 
@@ -46,9 +46,10 @@ def fit_problem(problem: SlimProblem, options: SolveOptions,
     if options.solver in ("auto", "cpsat") and auto.applies(problem):  # warm start, exact search, CP-SAT (issue 5)
         return auto.fit_auto(problem, options, progress)
     start = time.monotonic()
-    incumbent = warm_start(problem, seconds=options.deadline.share(WARM_START_SHARE, WARM_START_MAX),
-                           max_features=problem.max_features, until=options.deadline.at)
-    usable = _feasible(problem, incumbent, options.deadline.share(WARM_START_SHARE, WARM_START_MAX))
+    search = options.phase(WARM_START_SHARE, WARM_START_MAX)
+    incumbent = warm_start(problem, seconds=search.clock, max_features=problem.max_features,
+                           until=options.deadline.at)
+    usable = _feasible(problem, incumbent, search)
     out = solve_mip(problem, usable, options, progress)
     best = out.incumbent
     return best.coef, best.intercept, SolveResult(solver=out.backend, status=out.status, objective=best.objective,

@@ -6,11 +6,13 @@ monotonic clock for the whole command: every phase (warm start, exhaustive searc
 the MIP, data reduction's rounds, the conflict search, cutting planes, each fold of ``cv``)
 gets only what remains of it, never a budget of its own.
 
-``work_limit`` makes a solve reproducible whatever the machine's load: CP-SAT stops after
-that many seconds of *deterministic* time (one worker, fixed seed), CBC and HiGHS after
-``NODES_PER_WORK`` branch-and-bound nodes per unit; the deadline stays as a safety net. A solve
-stopped by its work limit reports status ``time_limit`` (the model file's statuses are
-``optimal``, ``time_limit``, ``iteration_limit`` and ``interrupted``).
+``work_limit`` (``--work-limit``) makes a solve reproducible whatever the machine's load: CP-SAT
+stops after that many seconds of *deterministic* time (one worker, fixed seed), CBC and HiGHS
+after ``NODES_PER_WORK`` branch-and-bound nodes per unit (one thread), and each heuristic that
+otherwise runs by the clock gets a :class:`Phase` of work instead (:meth:`SolveOptions.phase`);
+the deadline stays as a safety net. A solve stopped by its work limit reports status
+``time_limit`` (the model file's statuses are ``optimal``, ``time_limit``, ``iteration_limit``
+and ``interrupted``).
 """
 from __future__ import annotations
 
@@ -78,6 +80,28 @@ class Deadline:
 
 
 @dataclass(frozen=True)
+class Phase:
+    """The budget of a heuristic phase that otherwise runs by the clock (local search, listing
+    exhaustive search's plan): ``seconds`` on the clock, and ``work`` in seconds' worth of work,
+    which the phase turns into a count of its own with its rate, the same on any machine.
+    Without a work limit ``work`` is unbounded; under one, ``seconds`` is the time left, a
+    safety net only."""
+
+    seconds: float
+    work: float
+
+    @property
+    def by_work(self) -> bool:
+        """Whether the phase runs under a work limit."""
+        return not math.isinf(self.work)
+
+    @property
+    def clock(self) -> float:
+        """Seconds a heuristic may go on by the clock after its own work: none under a work limit."""
+        return 0.0 if self.by_work else self.seconds
+
+
+@dataclass(frozen=True)
 class SolveOptions:
     """solver: ``--solver``'s name; deadline: when every phase must be done; threads, seed:
     the backends'; work_limit: deterministic work (see the module doc), None for none."""
@@ -89,10 +113,19 @@ class SolveOptions:
     work_limit: float | None = None
 
     @classmethod
-    def of(cls, config, deadline: Deadline | None = None, work_limit: float | None = None) -> "SolveOptions":
+    def of(cls, config, deadline: Deadline | None = None) -> "SolveOptions":
         """The options of a TrainConfig, until ``deadline`` (default: its time limit from now)."""
         return cls(solver=config.solver, deadline=deadline if deadline is not None else Deadline.after(config.time_limit),
-                   threads=config.threads, seed=config.seed, work_limit=work_limit)
+                   threads=config.threads, seed=config.seed, work_limit=config.work_limit)
+
+    def phase(self, fraction: float, at_most: float = math.inf, at_least: float = 0.0) -> Phase:
+        """A heuristic phase's budget: ``fraction`` of the seconds left, between ``at_least``
+        and ``at_most`` (never past the deadline); under a work limit the same share of it, as
+        work, so that the phase does the same on any machine."""
+        left = self.deadline.remaining()
+        if self.work_limit is None:
+            return Phase(min(left, max(at_least, min(at_most, fraction * left))), math.inf)
+        return Phase(left, max(at_least, min(at_most, fraction * self.work_limit)))
 
     def until(self, deadline: Deadline) -> "SolveOptions":
         """The same options with another deadline."""

@@ -284,12 +284,13 @@ def fit_reduced(problem: SlimProblem, options: SolveOptions, width: float | None
     limits = problem.constraints is not None and any(
         k in problem.constraints.present for k in ("max_fpr", "min_tpr", "max_positive_rate"))
     deadline = options.deadline
-    start = warm_start(problem, seconds=deadline.share(WARM_START_SHARE, WARM_START_MAX),
+    start = warm_start(problem, seconds=options.phase(WARM_START_SHARE, WARM_START_MAX).clock,
                        max_features=problem.max_features, until=deadline.at)
     if limits or violations(problem, start.coef, start.intercept):
         coef, intercept, result = fit_problem(problem, options, progress)
         return coef, intercept, result, {"rows_removed": 0, "reason": "rate limits or no feasible warm start"}
-    reduction = reduce_problem(problem, start.coef, start.intercept, width, seconds=deadline.share(STAGE2_SHARE))
+    # Stage 2 looks at every undecided row under a work limit (the deadline a safety net)
+    reduction = reduce_problem(problem, start.coef, start.intercept, width, seconds=options.phase(STAGE2_SHARE).seconds)
     kept = reduction.kept.copy()
     for round_ in range(1, ROUNDS + 1):
         floor = float(np.minimum(problem.pos_w, problem.neg_w)[~kept].sum())
