@@ -40,6 +40,8 @@ def test_a_phase_gets_a_share_of_the_work_whatever_the_time_left():
     assert short.phase(0.1, 5.0).work == long.phase(0.1, 5.0).work == 0.2
     assert short.phase(0.15, at_least=1.0).work == long.phase(0.15, at_least=1.0).work == 1.0
     assert long.phase(0.1).seconds > 900  # the clock is only a safety net
+    small = SolveOptions(deadline=Deadline.after(1000), work_limit=0.2)
+    assert small.phase(0.15, at_least=1.0).work == 0.2  # a small limit keeps every phase small
     # without a work limit: a share of the seconds left, never past the deadline
     clock = SolveOptions(deadline=Deadline.after(100)).phase(0.1, 5.0)
     assert math.isinf(clock.work) and 4.5 < clock.seconds <= 5.0

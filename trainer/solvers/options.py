@@ -121,11 +121,12 @@ class SolveOptions:
     def phase(self, fraction: float, at_most: float = math.inf, at_least: float = 0.0) -> Phase:
         """A heuristic phase's budget: ``fraction`` of the seconds left, between ``at_least``
         and ``at_most`` (never past the deadline); under a work limit the same share of it, as
-        work, so that the phase does the same on any machine."""
+        work, so that the phase does the same on any machine (``at_least`` at most the work
+        limit: a small limit keeps every phase small)."""
         left = self.deadline.remaining()
         if self.work_limit is None:
             return Phase(min(left, max(at_least, min(at_most, fraction * left))), math.inf)
-        return Phase(left, max(at_least, min(at_most, fraction * self.work_limit)))
+        return Phase(left, max(min(at_least, self.work_limit), min(at_most, fraction * self.work_limit)))
 
     def until(self, deadline: Deadline) -> "SolveOptions":
         """The same options with another deadline."""
