@@ -149,8 +149,7 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
             fit_rows = np.setdiff1d(everything, test)
             fit_data = data.subset(fit_rows).impute_with()
             test_data = data.subset(test).impute_with(fit_data.imputed)
-            share = {} if deadline is None else {"deadline": deadline if config.work_limit is not None
-                                                 else deadline.within(deadline.remaining() / fits_left)}
+            share = {} if deadline is None else {"deadline": deadline.part(1 / fits_left, config.work_limit)}
             fits_left -= 1
             try:
                 if deadline is not None and deadline.remaining() <= 0:

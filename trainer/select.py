@@ -109,8 +109,7 @@ def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progre
     numeric = config.with_options(c0=middle_c0(len(data.y)))  # the problem needs a number; no C0 enters the path
     problem = logistic_cv.offered(data, numeric)
     if problem is not None:
-        share = 1.0 if config.work_limit is not None else LOGISTIC_SHARE  # a work limit: the clock a net only
-        logistic = logistic_cv.cross_validate(data, numeric, k, deadline.within(share * deadline.remaining()),
+        logistic = logistic_cv.cross_validate(data, numeric, k, deadline.part(LOGISTIC_SHARE, config.work_limit),
                                               columns=problem.n_columns)
     # From the middle of the grid outwards: a run short of time loses the ends (middle_out).
     results = run(data, config, k, middle_out(grid), fit, on_result=on_result, progress=progress,

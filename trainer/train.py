@@ -58,7 +58,8 @@ def solve_options(config: TrainConfig, deadline: Deadline | None = None) -> Solv
     return SolveOptions.of(config, deadline.earlier(finish_margin(deadline.remaining())))
 
 
-#: Share of the time left that ``--c0 auto`` gives the cross-validation (the rest: the final fit).
+#: Share of the time left that ``--c0 auto`` gives the cross-validation (the rest: the final fit;
+#: under a work limit it gets all of it as a safety net, ``Deadline.part``).
 CV_SHARE = 0.5
 
 
@@ -93,9 +94,7 @@ def _fit(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCall
     start = time.monotonic()
     if config.c0 != AUTO or not c0_matters(config):
         return _train(data, config, progress, deadline, start, warn, rows=rows)
-    # under a work limit, which bounds every fit, the cross-validation's share is the whole deadline
-    share = 1.0 if config.work_limit is not None else CV_SHARE
-    selection = choose_c0(data, config, deadline.within(share * deadline.remaining()), progress, fit=_fold_fit)
+    selection = choose_c0(data, config, deadline.part(CV_SHARE, config.work_limit), progress, fit=_fold_fit)
     if selection.loss == LOGISTIC:
         card = _logistic_card(data, config, selection, deadline, start, warn)
         if card is not None:
@@ -161,7 +160,8 @@ def _fold_fit(data: LabeledData, config: TrainConfig, progress=None, **options) 
 
 
 def _train(data: LabeledData, config: TrainConfig, progress, deadline: Deadline | None, start: float, warn,
-           chosen: bool = False, out_of_fold: np.ndarray | None = None, rows: Optional[Callable[[Design], Oracle]] = None) -> Model:
+           chosen: bool = False, out_of_fold: np.ndarray | None = None,
+           rows: Optional[Callable[[Design], Oracle]] = None) -> Model:
     """``train`` with a numeric C0. ``out_of_fold``: the cross-validation's margins at this C0
     (``select.Selection.margins``), which the 0-1 loss model's risk table is fitted on;
     ``rows``: as for :func:`train`."""

@@ -70,6 +70,12 @@ class Deadline:
         """The seconds left as a backend's own time limit: at least TINY (backends refuse 0)."""
         return max(TINY, self.remaining())
 
+    def part(self, fraction: float, work_limit: float | None) -> "Deadline":
+        """``fraction`` of the seconds left, from now; under a work limit, which bounds the work
+        itself, all of them: the clock is then a safety net only, never a share that ends a
+        step early on a busy machine."""
+        return self if work_limit is not None else self.within(fraction * self.remaining())
+
     def within(self, seconds: float) -> "Deadline":
         """This deadline or ``seconds`` from now, whichever comes first."""
         return Deadline(min(self.at, time.monotonic() + max(0.0, seconds)))
