@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-from results import write_section
+from results import show
 from scorecard.exporters import onnx as onnx_export
 from scorecard.exporters import python as python_export
 from scorecard.exporters import sql as sql_export
@@ -679,20 +679,14 @@ def main() -> None:
     command = "python " + " ".join(["benchmarks/exports.py"] + sys.argv[1:])
     if args.risk:
         results = run_risk(args.rows, args.repeat)
-        text = risk_section(results, RISK_ROWS * -(-args.rows // RISK_ROWS), args.repeat, command, load)
-        print()
-        print(text)
-        if args.write:
-            write_section("exports-sql-risk", text)
+        show("exports-sql-risk", risk_section(results, RISK_ROWS * -(-args.rows // RISK_ROWS), args.repeat, command, load),
+             args.write)
         return
     if args.onnx_only and args.write:
         parser.error("--onnx-only measures a part of the section: run without it to --write")
     results = run(args.rows, args.repeat, tuple(args.threads), args.onnx_only)
-    text = section(results, args.rows, args.repeat, "python " + " ".join(["benchmarks/exports.py"] + sys.argv[1:]), load)
-    print()
-    print(text)
-    if args.write:
-        write_section("exports", text)
+    show("exports", section(results, args.rows, args.repeat, "python " + " ".join(["benchmarks/exports.py"] + sys.argv[1:]),
+                            load), args.write)
 
 
 if __name__ == "__main__":

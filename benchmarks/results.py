@@ -37,6 +37,14 @@ def write_section(name: str, body: str) -> None:
     RESULTS.write_text(text, encoding="utf-8")
 
 
+def show(name: str, text: str, write: bool) -> None:
+    """Print a benchmark's section ``text``; with ``write`` (its ``--write``) also record it as ``name``."""
+    print()
+    print(text)
+    if write:
+        write_section(name, text)
+
+
 def onnx_main(name: str, description: str, run: Callable[[int, int, tuple[int, ...]], list],
               section: Callable[[list, int, int, str, float], str]) -> None:
     """The command line of an ONNX speed benchmark: ``--rows``, ``--repeat``, ``--threads``,
@@ -51,8 +59,4 @@ def onnx_main(name: str, description: str, run: Callable[[int, int, tuple[int, .
     load_avg = os.getloadavg()[0]
     results = run(args.rows, args.repeat, tuple(args.threads))
     command = "python " + " ".join([f"benchmarks/{Path(sys.argv[0]).name}"] + sys.argv[1:])
-    text = section(results, args.rows, args.repeat, command, load_avg)
-    print()
-    print(text)
-    if args.write:
-        write_section(name, text)
+    show(name, section(results, args.rows, args.repeat, command, load_avg), args.write)

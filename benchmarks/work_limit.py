@@ -18,7 +18,7 @@ import sys
 
 import raw
 from paper_table import machine
-from results import write_section
+from results import show
 
 HEADING = "## Reproducible training: `--work-limit` on raw data (benchmarks/work_limit.py)"
 #: The data sets of raw.py small enough to train twice in about a minute each at W = 0.2.
@@ -72,11 +72,8 @@ def main() -> None:
         first = rows[-1]["runs"][0]
         print(f"{name}: same card twice: {rows[-1]['same']}, {first['seconds']:.0f} s, {first['items']} items, "
               f"test error {_error(first)}", flush=True)
-    text = section(rows, args.work_limit, "python " + " ".join(["benchmarks/work_limit.py"] + sys.argv[1:]), load)
-    print()
-    print(text)
-    if args.write:
-        write_section("work-limit", text)
+    show("work-limit", section(rows, args.work_limit, "python " + " ".join(["benchmarks/work_limit.py"] + sys.argv[1:]),
+                               load), args.write)
 
 
 if __name__ == "__main__":
