@@ -197,7 +197,7 @@ def _no_avoidable_error(problem: SlimProblem, incumbent: Incumbent, options: Sol
                         report: Callable[[Incumbent, str], None],
                         raise_bound: Callable[[float], None]) -> cpsat.CpsatResult | None:
     """CP-SAT over the models that predict every row by its heavier label (:mod:`.separable`)
-    for half the time left. Their best, with the bound min(U + d, their lower bound), settles
+    for half the time left (under a work limit, for its work: ``Deadline.part``). Their best, with the bound min(U + d, their lower bound), settles
     the problem when the bound reaches it; when ``separable.decisive`` (no model with an
     avoidable error can beat one without), they get the rest of the time too and their best
     is the answer. Otherwise None: the full search follows from the best model found."""
@@ -207,7 +207,7 @@ def _no_avoidable_error(problem: SlimProblem, incumbent: Incumbent, options: Sol
         start = incumbent if separable.makes_no_avoidable_error(problem, incumbent) else None
         if share == 1.0 and (start is None or not decisive):
             return None
-        result = cpsat.solve(problem, start, options.until(options.deadline.within(options.deadline.share(share))),
+        result = cpsat.solve(problem, start, options.until(options.deadline.part(share, options.work_limit)),
                              predictions=predictions)
         if result is None:
             return None

@@ -44,8 +44,8 @@ def solve_mip(problem: SlimProblem, incumbent: Incumbent | None, options: SolveO
     ip = formulate(problem, usable)
     warm = ip.warm_started
     if zero_error.worth_trying(problem, usable):  # a zero-error model, fast when one exists
-        found = zero_error.zero_error_model(ip, problem, options.until(options.deadline.within(
-            options.deadline.share(zero_error.SHARE))))
+        found = zero_error.zero_error_model(ip, problem, options.until(options.deadline.part(zero_error.SHARE,
+                                                                                             options.work_limit)))
         if found is not None and (usable is None or found.objective < usable.objective):
             usable, warm = found, True
             zero_error.use_as_start(ip)

@@ -62,10 +62,6 @@ class Deadline:
     def expired(self) -> bool:
         return time.monotonic() >= self.at
 
-    def share(self, fraction: float, at_most: float = math.inf) -> float:
-        """``fraction`` of the seconds left, at most ``at_most``."""
-        return min(at_most, fraction * self.remaining())
-
     def limit(self) -> float:
         """The seconds left as a backend's own time limit: at least TINY (backends refuse 0)."""
         return max(TINY, self.remaining())
