@@ -116,3 +116,50 @@ def test_a_ward_of_four_rows_is_no_condition_until_min_level_rows_allows_it(cli,
     allowed = cli("train", raw, *args, "--min-level-rows", "4", "-o", tmp_path / "w.json")
     assert allowed.code == 0 and "note: column 'ward'" not in allowed.err
     assert json.loads((tmp_path / "w.json").read_text())["training"]["params"]["min_level_rows"] == 4
+
+
+def _codes_csv(path) -> str:
+    """Race coded 1, 2, 3 (as R's birthwt codes it) and a plain number; the outcome is race 2
+    exactly, which no cut-off (``race >= 2`` also holds for 3) and no ``points × race`` scores."""
+    rng = np.random.default_rng(4)
+    race = rng.choice([1, 2, 3], 90)
+    frame = pd.DataFrame({"race": race, "lwt": rng.integers(90, 250, 90), "ward": rng.choice(["4B", "5A"], 90),
+                          "low": np.where(race == 2, "yes", "no")})
+    frame.to_csv(path, index=False)
+    return str(path)
+
+
+def test_levels_read_a_code_column_as_one_condition_per_code_and_every_export_agrees(cli, tmp_path):
+    data = _codes_csv(tmp_path / "codes.csv")
+    model = tmp_path / "m.json"
+    base = ("train", data, "--target", "low", "--positive", "yes", "--c0", "0.01", "--work-limit", "1")
+    run = cli(*base, "--numeric-for", "race=levels", "-o", str(model))
+    assert run.code == 0, run.err
+    doc = json.loads(model.read_text())
+    assert doc["training"]["train_error"] == 0 and doc["training"]["status"] == "optimal"
+    assert [(t["input"], t["op"], t["value"], t["label"]) for t in doc["terms"]] == [("race", "==", 2, "race = 2")]
+    assert [i["type"] for i in doc["inputs"] if i["name"] == "race"] == ["numeric"]  # a warehouse's INTEGER column
+    card = tmp_path / "card.txt"
+    assert cli("export", str(model), "--format", "text", "-o", str(card)).code == 0
+    assert "race = 2" in card.read_text()
+    run = cli("verify", str(model), "--data", data)
+    assert run.code == 0, run.out + run.err
+    assert "differ" not in run.out and run.out.count(" ok: ") >= 4  # sqlite, duckdb, onnx, python at least
+    # without levels the codes are a number: race within +-10 enters as points × race, which misses race 2
+    plain = tmp_path / "plain.json"
+    assert cli(*base, "-o", str(plain)).code == 0
+    assert json.loads(plain.read_text())["training"]["train_error"] > 0
+
+
+def test_numeric_for_refuses_what_it_cannot_honour(cli, tmp_path):
+    data = _codes_csv(tmp_path / "codes.csv")
+    model = tmp_path / "m.json"
+    base = ("train", data, "--target", "low", "--positive", "yes", "--work-limit", "1", "-o", str(model))
+    run = cli(*base, "--numeric-for", "ward=cuts")
+    assert run.code == 2 and run.err.count("\n") == 1
+    assert "numeric_by_input.ward: 'ward' is a text column, one condition per level; --numeric-for ward=cuts" in run.err
+    run = cli(*base, "--numeric-for", "race=levels", "--cuts", "race=2")
+    assert run.code == 2 and "--numeric-for: 'race=levels' is not valid; use race=cuts for a column --cuts names" in run.err
+    run = cli(*base, "--numeric-for", "race=bins")
+    assert run.code == 2 and "use COL=cuts, COL=linear or COL=levels" in run.err
+    assert not model.exists()

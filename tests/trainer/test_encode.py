@@ -122,3 +122,36 @@ def test_grouped_rows_count_with_their_counts():
     grouped = dataclasses.replace(data, counts=counts)
     assert offered_levels(grouped, "ward") == ["A", "B", "D"]
     assert offered_levels(data, "ward") == ["A", "B"]
+
+
+# ------------------------------------------------------------------ --numeric-for COL=levels
+
+CODES = pd.DataFrame({"race": [1, 2, 3, 2, 1, 3, 2, 1, 9, 3, 2, 1],  # 9: a code of one row
+                      "glu": [85, 120, 150, 99, 180, 140, 110, 160, 95, 130, 170, 105],
+                      "y": [0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0]})
+
+
+def test_levels_read_numeric_codes_as_one_condition_per_value_in_every_family():
+    data = labeled(CODES)
+    for model in ("slim", "mofn", "tilm"):  # PILM reads SLIM's design
+        config = TrainConfig(model=model, numeric_by_input={"race": "levels"}, min_level_rows=2)
+        race = [c for c in design_for(data, config).columns if c.input == "race"]
+        # the rare code 9 is no condition; no negation (a model file's `in` holds text levels only)
+        assert [(c.op, c.value, c.label) for c in race] == [("==", 1, "race = 1"), ("==", 2, "race = 2"),
+                                                              ("==", 3, "race = 3")], model
+        assert all(isinstance(c.value, int) for c in race)
+    design = design_for(data, TrainConfig(numeric_by_input={"race": "levels"}, min_level_rows=2))
+    j = next(k for k, c in enumerate(design.columns) if c.label == "race = 2")
+    np.testing.assert_array_equal(design.X[:, j], (CODES["race"] == 2).astype(float))
+
+
+def test_levels_of_a_code_column_with_missing_cells_add_its_unknown_condition_and_name_rare_codes():
+    frame = CODES.astype({"race": float})
+    frame.loc[0, "race"] = np.nan
+    data = labeled(frame)  # the "unmet" policy, train's default
+    config = TrainConfig(numeric_by_input={"race": "levels"}, min_level_rows=2)
+    race = [(c.op, c.value) for c in design_for(data, config).columns if c.input == "race"]
+    assert race == [("==", 1), ("==", 2), ("==", 3), ("missing", None)]
+    assert level_notes(data, config) == [
+        "column 'race': 1 of its 4 levels is held by fewer than 2 rows and is no condition of its own (its rows meet "
+        "none of the column's conditions); --min-level-rows sets the number, or group the levels in the data"]

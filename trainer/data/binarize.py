@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -226,6 +226,15 @@ def _categorical_rules(name: str, levels: Sequence[str], offered: Sequence[str])
     return out
 
 
+def level_columns(data: LabeledData, name: str, min_level_rows: int = MIN_LEVEL_ROWS) -> list[Column]:
+    """A numeric input of codes (``--numeric-for COL=levels``: race 1/2/3, a clinic number) as
+    one condition ``name == v`` per value held by at least ``min_level_rows`` rows, as a text
+    column's levels (:func:`~.design.offered_levels`): codes have no order, so cut-offs or
+    points times the code would rank them. A rarer value's rows meet none of these conditions."""
+    return [Column(name, "==", _whole(float(v)), f"{name} = {number_text(v)}")
+            for v in offered_levels(data, name, min_level_rows)]
+
+
 def cut_columns(data: LabeledData, name: str, given: Sequence[float] | None = None,
                 max_cuts: int = MAX_CUTS) -> list[Column]:
     """The cut-off conditions ``name >= t`` of a numeric input in a SLIM/PILM design: at the
@@ -239,17 +248,21 @@ def cut_columns(data: LabeledData, name: str, given: Sequence[float] | None = No
 
 def rule_columns(data: LabeledData, *, cuts: Mapping[str, Sequence[float]] | None = None,
                  max_thresholds: int = MAX_THRESHOLDS, negations: bool = True,
-                 min_level_rows: int = MIN_LEVEL_ROWS) -> list[Column]:
+                 min_level_rows: int = MIN_LEVEL_ROWS, levels: Collection[str] = ()) -> list[Column]:
     """Candidate rules for every input of ``data`` (see the module docstring).
 
     ``cuts`` gives the cut points of some numeric inputs (rules ``x >= v``); the others get
-    :func:`thresholds`. With ``negations`` each rule comes with its complement, as the
+    :func:`thresholds`, but those named in ``levels`` (numeric codes), which get a rule
+    ``x == v`` per value (:func:`level_columns`) and no negation: a model file's ``in`` holds
+    text levels only. With ``negations`` each other rule comes with its complement, as the
     paper's M-of-N tables use.
     """
     cuts = dict(cuts or {})
     columns: list[Column] = []
     for inp in data.inputs:
-        if inp.type == "categorical":
+        if inp.name in levels and inp.type != "categorical":
+            made = [(c, False) for c in level_columns(data, inp.name, min_level_rows)]
+        elif inp.type == "categorical":
             made = _categorical_rules(inp.name, levels_of(data, inp.name),
                                       offered_levels(data, inp.name, min_level_rows))
         elif inp.type == "binary" and inp.name not in cuts:
@@ -266,7 +279,7 @@ def rule_columns(data: LabeledData, *, cuts: Mapping[str, Sequence[float]] | Non
 
 def binarize(data: LabeledData, *, cuts: Mapping[str, Sequence[float]] | None = None,
              max_thresholds: int = MAX_THRESHOLDS, negations: bool = True,
-             min_level_rows: int = MIN_LEVEL_ROWS) -> Design:
+             min_level_rows: int = MIN_LEVEL_ROWS, levels: Collection[str] = ()) -> Design:
     """The rule design of ``data``: :func:`rule_columns` evaluated on its rows.
 
     Rules that hold on all rows or on none are left out (they cannot change a prediction
@@ -274,7 +287,7 @@ def binarize(data: LabeledData, *, cuts: Mapping[str, Sequence[float]] | None = 
     one (``sex == f`` and ``sex != m``): same fit, fewer variables.
     """
     design = build(data, rule_columns(data, cuts=cuts, max_thresholds=max_thresholds, negations=negations,
-                                      min_level_rows=min_level_rows))
+                                      min_level_rows=min_level_rows, levels=levels))
     n = design.X.shape[0]
     keep, seen = [], set()
     for j in range(design.X.shape[1]):

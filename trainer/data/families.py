@@ -4,8 +4,10 @@ SLIM and PILM read a numeric input as cut-off conditions ``x >= t`` (``--numeric
 default: at most ``--max-cuts`` per input, at quantiles, rounded to numbers a person writes
 on a card; ``--cuts COL=...`` gives them; whole numbers within +-10 stay linear, see
 :data:`SMALL`) or as the input itself, points times its value (``--numeric linear``, the
-paper's Section 3.1 design), per input with ``--numeric-for``;
-a binary input enters as itself (one condition), a categorical input one-hot (``==``).
+paper's Section 3.1 design), per input with ``--numeric-for``, which also reads a column of
+numeric codes as levels (``COL=levels``: one condition ``COL == v`` per value, as a text
+column, in every model family); a binary input enters as itself (one condition), a
+categorical input one-hot (``==``).
 Under the ``"unmet"`` missing policy (the default) a missing value meets none of these
 conditions, and an input with missing cells in training is offered one more, "``COL``
 unknown" (op ``missing``); as points times a value cannot score a missing one, such an
@@ -25,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..options.config import TrainConfig
-from .binarize import binarize, cut_columns
+from .binarize import binarize, cut_columns, level_columns
 from .design import Column, Design, build, has_unknown, input_columns, levels_of, offered_levels, unknown_column
 from .prepare import LabeledData
 
@@ -33,14 +35,19 @@ from .prepare import LabeledData
 def mofn_design(data: LabeledData, config: TrainConfig) -> Design:
     """The candidate rules of an M-of-N table (with negations unless ``config.negations`` is off)."""
     return binarize(data, cuts=config.cuts, max_thresholds=config.max_thresholds, negations=config.negations,
-                    min_level_rows=config.min_level_rows)
+                    min_level_rows=config.min_level_rows, levels=level_inputs(config))
 
 
 def tilm_design(data: LabeledData, config: TrainConfig) -> Design:
     """TILM's candidate rules: thresholds ``x >= v`` per numeric input (``config.cuts`` or
     automatic), a rule per category, a binary input as itself; no negations."""
     return binarize(data, cuts=config.cuts, max_thresholds=config.max_thresholds, negations=False,
-                    min_level_rows=config.min_level_rows)
+                    min_level_rows=config.min_level_rows, levels=level_inputs(config))
+
+
+def level_inputs(config: TrainConfig) -> frozenset[str]:
+    """The numeric inputs read as codes, one condition per value (``--numeric-for COL=levels``)."""
+    return frozenset(name for name, mode in config.numeric_by_input.items() if mode == "levels")
 
 
 #: Under ``--numeric cuts`` a numeric input of whole numbers within +-SMALL (a score or a count:
@@ -85,7 +92,8 @@ def unmet_notes(data: LabeledData, config: TrainConfig) -> list[str]:
         return []
     notes = []
     for inp in data.inputs:
-        if inp.type == "numeric" and may_be_missing(data, inp.name) and not _asked_cuts(data, config, inp.name):
+        if (inp.type == "numeric" and may_be_missing(data, inp.name) and not _asked_cuts(data, config, inp.name)
+                and inp.name not in level_inputs(config)):
             notes.append(f"column {inp.name!r} enters as cut-off conditions, not linear: it has "
                          f"{data.missing_counts[inp.name]} missing values and points times a value cannot score "
                          "a missing one (--missing impute or drop keeps it linear)")
@@ -100,12 +108,13 @@ def data_notes(data: LabeledData, config: TrainConfig) -> list[str]:
 
 
 def level_notes(data: LabeledData, config: TrainConfig) -> list[str]:
-    """One sentence per categorical input with levels too rare to be conditions of their own
+    """One sentence per categorical input (or numeric input read as levels) with levels too rare
+    to be conditions of their own
     (:func:`~.design.offered_levels`), for the CLI to show: a user who knows a rare level
     matters can lower ``--min-level-rows``, or group the levels in the data."""
     notes = []
     for inp in data.inputs:
-        if inp.type != "categorical":
+        if inp.type != "categorical" and inp.name not in level_inputs(config):
             continue
         levels = levels_of(data, inp.name)
         rare = len(levels) - len(offered_levels(data, inp.name, config.min_level_rows))
@@ -131,9 +140,11 @@ def slim_design(data: LabeledData, config: TrainConfig) -> Design:
     """SLIM's and PILM's design: numeric inputs as cut-off conditions or linear columns
     (see the module docstring); binary and categorical inputs as ``encode`` reads them,
     an input with missing cells under ``"unmet"`` as conditions plus "``COL`` unknown"."""
-    columns = []
+    columns, levels = [], level_inputs(config)
     for inp in data.inputs:
-        if inp.type == "numeric" and cut_input(data, config, inp.name):
+        if inp.name in levels and inp.type != "categorical":
+            columns += level_columns(data, inp.name, config.min_level_rows)
+        elif inp.type == "numeric" and cut_input(data, config, inp.name):
             columns += cut_columns(data, inp.name, config.cuts.get(inp.name), config.max_cuts)
         elif inp.type == "binary" and may_be_missing(data, inp.name):
             columns.append(_binary_condition(data, inp.name))

@@ -33,6 +33,8 @@ LOSSES = ("zero-one", "logistic", "hinge", "exponential", "quadratic")
 SOLVERS = ("auto", "cbc", "highs", "cplex", "gurobi", "cpsat")
 MISSING = ("unmet", "null", "drop", "impute")
 NUMERIC = ("cuts", "linear")
+#: ``--numeric-for`` takes one more: ``levels``, a column of codes read as one condition per value.
+NUMERIC_FOR = NUMERIC + ("levels",)
 
 #: README groups, in the order the table shows them.
 SECTIONS = ("data", "model", "coefficients", "features", "constraints", "rules", "solver", "file")
@@ -133,10 +135,10 @@ def _signs(v: Any):
 
 def _numeric_modes(v: Any):
     if not isinstance(v, Mapping):
-        return v, "COL=cuts or COL=linear (a table of column = \"cuts\" or \"linear\" in TOML)"
+        return v, "COL=cuts, COL=linear or COL=levels (a table of column = \"cuts\", \"linear\" or \"levels\" in TOML)"
     for col, mode in v.items():
-        if mode not in NUMERIC:
-            return f"{col}={mode}", "COL=cuts or COL=linear"
+        if mode not in NUMERIC_FOR:
+            return f"{col}={mode}", "COL=cuts, COL=linear or COL=levels"
     return None
 
 
@@ -291,9 +293,13 @@ OPTIONS: tuple[Option, ...] = (
                "them), except a column of whole numbers within +-10 (a grade, a count), which stays linear; "
                "`linear`, as points times the value, the paper's Section 3.1 design. A binary column is "
                "one condition and a text column one per level either way"),
-    Option("numeric_by_input", Mapping[str, str], {}, _numeric_modes, "COL=cuts or COL=linear: COL's own --numeric "
-           "(repeat).", ("--numeric-for",), list[str], "per_column", metavar="COL=linear",
-           doc="COL's own --numeric (repeat the flag; `[numeric_by_input]` table in TOML)"),
+    Option("numeric_by_input", Mapping[str, str], {}, _numeric_modes, "COL=cuts, COL=linear or COL=levels: COL's own "
+           "--numeric; levels: a column of codes, one condition COL = v per value (repeat).", ("--numeric-for",),
+           list[str], "per_column", metavar="COL=linear",
+           doc="COL's own --numeric, or `levels` for a column of numeric codes (race 1/2/3, a clinic number): one "
+               "condition `COL = v` per value held by --min-level-rows rows, as a text column's levels, where "
+               "cut-offs or points times the code would rank codes that have no order (repeat the flag; "
+               "`[numeric_by_input]` table in TOML)"),
     Option("max_cuts", int, 8, Number(low=1, integer=True), "Cut-off conditions per numeric column at quantiles of "
            "the rows, and N/2 more at quantiles of each class (--numeric cuts).",
            ("--max-cuts",), int, metavar="N",
@@ -301,7 +307,8 @@ OPTIONS: tuple[Option, ...] = (
                "of each class (--numeric cuts)"),
     Option("min_level_rows", int, 10, Number(low=1, integer=True), "Rows a level of a text column needs to be a "
            "condition of its own.", ("--min-level-rows",), int, metavar="N",
-           doc="rows a level of a text column needs to be a condition of its own (`ward = 4B`); a rarer level's "
+           doc="rows a level of a text column (or a value of a `--numeric-for COL=levels` column) needs to be a "
+               "condition of its own (`ward = 4B`); a rarer level's "
                "rows meet none of its column's conditions, as the points of a handful of rows are noise and a "
                "column of hundreds of such levels (diagnosis codes, postcodes) swamps the search; a note names "
                "the columns that have such levels"),
@@ -484,6 +491,14 @@ def _convex_model(v: Mapping[str, Any]):
     return None
 
 
+def _cuts_read_otherwise(v: Mapping[str, Any]):
+    """--cuts gives a column cut-offs; --numeric-for COL=linear or COL=levels would leave them unused."""
+    for col, mode in v["numeric_by_input"].items():
+        if mode != "cuts" and col in v["cuts"]:
+            return f"{col}={mode}", f"{col}=cuts for a column --cuts names, or drop --cuts {col}=..."
+    return None
+
+
 @dataclass(frozen=True)
 class Rule:
     """A check between options: ``check(values)`` gives None or ``(shown, expected)``."""
@@ -502,6 +517,7 @@ RULES: tuple[Rule, ...] = (
          else (v["min_features"], f"at most --max-features ({v['max_features']})")),
     Rule("--c-rule", _c_rule),
     Rule("--model", _convex_model),
+    Rule("--numeric-for", _cuts_read_otherwise),
 )
 
 
