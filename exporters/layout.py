@@ -430,11 +430,13 @@ def _seconds(seconds: float) -> str:
     return f"{seconds:.1f} s" if seconds < 10 else f"{seconds:.0f} s"
 
 
-def result_text(t: Training) -> str:
+def result_text(t: Training, flags: bool = True) -> str:
     """Whether the model is proven optimal, in words a person reads.
 
     ``"proven optimal"``; or how the search ended ("best found in 60 s", "stopped by Ctrl-C
-    after 12 s", "stopped at its work limit after 3.0 s") and what the gap means: the gap is
+    after 12 s", "best found in 3.0 s under --work-limit 0.2": the same model on any machine,
+    unless --time-limit stopped it first, which ``train`` warns of; ``flags`` False leaves the
+    option out, for a card a clinician reads) and what the gap means: the gap is
     (objective - lower bound) / objective, so the best model possible has an objective
     (training error plus C0 per feature) at most that share lower than this one's.
     """
@@ -444,8 +446,11 @@ def result_text(t: Training) -> str:
     if t.status == BEST_FOUND:
         return (f"best found in {took} by the logistic-loss search, not proven optimal (no proof is sought for a "
                 "logistic-loss card)")
+    work = t.params.get("work_limit")
+    under = f" under --work-limit {work:g}" if work is not None and flags else ""
     how = {"interrupted": f"stopped by Ctrl-C after {took}",
-           "iteration_limit": f"stopped at its iteration limit after {took}"}.get(t.status, f"best found in {took}")
+           "iteration_limit": f"stopped at its iteration limit after {took}{under}"}.get(t.status,
+                                                                                         f"best found in {took}{under}")
     if t.gap >= 1 or t.lower_bound <= 0:
         return f"{how}, not proven optimal (no bound on the optimum was found)"
     x = f"{100 * t.gap:.1f}%"
@@ -479,7 +484,7 @@ def trained_text(model: Model) -> str:
     if t is None:
         return ""
     rows = f"on {t.n_rows} training rows (training error {100 * t.train_error:.1f}%)"
-    result = result_text(t)
+    result = result_text(t, flags=False)
     if result == "proven optimal":
         text = f"Proven optimal {rows}."
     else:

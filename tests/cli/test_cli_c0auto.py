@@ -5,6 +5,8 @@ only a safety net) or built by hand.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import json
 
 import pytest
@@ -155,6 +157,18 @@ def test_summary_show_and_cards_say_proven_or_how_far_from_proven(training, word
         assert "time_limit" not in person and "gap 0.889" not in person and "auto:highs" not in person
         assert "optimality gap" not in person
     assert "gap          0.889" in text or training.gap != 0.889  # show keeps the numbers beside the words
+
+
+def test_a_stop_under_a_work_limit_says_so_where_the_flag_means_something():
+    """The summary and show name --work-limit (the same model on any machine); a card's footer,
+    read by a clinician, does not."""
+    training = dataclasses.replace(_training("time_limit", 0.889), params={"c0": 0.01, "work_limit": 0.2})
+    model = _model(training)
+    words = "best found in 60 s under --work-limit 0.2, not proven optimal: the optimum is at most 88.9% better"
+    assert words in summary(model, "m.json") and words in render_text(model)
+    assert ("Best found in 60 s on 683 training rows (training error 8.0%); the optimum is at most 89% better."
+            in render_html(model))
+    assert "work-limit" not in render_html(model)
 
 
 def test_the_footer_names_the_chosen_c0():

@@ -188,12 +188,14 @@ def test_an_imputed_column_costs_the_rows_it_made_up():
     assert "good" in used(without) and "good" not in used(with_penalty)
 
 
-def test_conflicting_constraints_are_named():
+@pytest.mark.parametrize("work_limit", [None, 1.0])
+def test_conflicting_constraints_are_named(work_limit):
     data = prepare(clinic(), "y")
     config = TrainConfig(c0=0.01, min_features=2, max_fpr=0.5, at_most_one=[{"of": ["male", "stroke"]}],
                          requires=[{"if_any": ["smoker", "age", "hypertension", "heart_attack", "female"],
-                                    "then": ["male", "stroke"]}], time_limit=60)
-    # The conflict search gets what the time limit leaves; 60 s is a safety net (it takes ~1 s).
+                                    "then": ["male", "stroke"]}], time_limit=60, work_limit=work_limit)
+    # The conflict search gets what the time limit leaves, or its re-solves 100 nodes each under
+    # --work-limit 1; 60 s is a safety net (it takes ~1 s).
     with pytest.raises(InfeasibleError) as err:
         train(data, config)
     message = str(err.value)

@@ -21,7 +21,7 @@ from ..options.config import TrainConfig
 from ..problem.constrained import constrained_problem
 from ..search.repair import feasible_start
 from .ip.slim import formulate
-from .options import TINY, Deadline
+from .options import TINY, Deadline, SolveOptions
 
 #: Seconds spent looking for the conflict, in total, at most (and never past the deadline).
 BUDGET = 30.0
@@ -60,10 +60,11 @@ def _without(config: TrainConfig, base: TrainConfig, dropped: set[str]) -> Train
     return config
 
 
-def is_feasible(design: Design, data: LabeledData, config: TrainConfig, seconds: float) -> bool | None:
+def is_feasible(design: Design, data: LabeledData, config: TrainConfig, seconds: float,
+                nodes: int | None = None) -> bool | None:
     """True if some model meets every constraint of ``config``, False if none does, None if
-    undecided within ``seconds`` (a quick warm start is tried before the solver). Only the
-    constraints of ``config`` are read: the solve is CBC's, for ``seconds``."""
+    undecided within ``seconds`` and ``nodes`` (a quick warm start is tried before the solver).
+    Only the constraints of ``config`` are read: the solve is CBC's, on one thread."""
     problem = constrained_problem(design, data, config)
     if feasible_start(problem, np.zeros(problem.n_columns, dtype=int), 0) is not None:
         return True
@@ -71,7 +72,7 @@ def is_feasible(design: Design, data: LabeledData, config: TrainConfig, seconds:
     ip.lp.setObjective(pulp.LpAffineExpression())  # any feasible point answers the question
     if seconds <= 0:
         return None
-    ip.lp.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=max(seconds, TINY)))
+    ip.lp.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=max(seconds, TINY), maxNodes=nodes, threads=1))
     if ip.lp.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
         return True
     if ip.lp.status == pulp.LpStatusInfeasible or ip.lp.sol_status == pulp.LpSolutionInfeasible:
@@ -121,12 +122,14 @@ def minimal_conflict(config: TrainConfig, feasible: Callable[[TrainConfig], bool
 def explain(design: Design, data: LabeledData, config: TrainConfig, deadline: Deadline) -> str:
     """One sentence naming the conflicting constraints, for an ``InfeasibleError``: the
     search stops at ``deadline`` (or after BUDGET seconds), each re-solve gets an equal
-    share of that time."""
+    share of that time; under ``--work-limit`` each gets the work limit's nodes instead (the
+    same sentence on any machine), the time left its safety net."""
     deadline = deadline.within(BUDGET)
-    slice_ = deadline.remaining() / (len(hard_constraints(config)) + 2)
+    nodes = SolveOptions.of(config, deadline).max_nodes
+    slice_ = deadline.remaining() / (1 if nodes is not None else len(hard_constraints(config)) + 2)
 
     def feasible(c: TrainConfig) -> bool | None:
-        return is_feasible(design, data, c, min(slice_, deadline.remaining()))
+        return is_feasible(design, data, c, min(slice_, deadline.remaining()), nodes)
 
     found = minimal_conflict(config, feasible, deadline)
     if found is None:
