@@ -35,10 +35,13 @@ Value = Union[int, float, str]
 
 @dataclass(frozen=True)
 class Target:
-    """The outcome column and which of its values is the positive class (prediction 1)."""
+    """The outcome column and which of its values is the positive class (prediction 1);
+    ``rest``: every other value is the negative class (a column of more than two values,
+    trained with ``--positive``), else the column holds exactly two."""
 
     name: str
     positive: Value
+    rest: bool = False
 
 
 @dataclass(frozen=True)
@@ -431,7 +434,8 @@ def to_dict(model: Model) -> dict:
         "format": FORMAT,
         "version": VERSION,
         "kind": model.kind,
-        "target": {"name": model.target.name, "positive": model.target.positive},
+        "target": {"name": model.target.name, "positive": model.target.positive,
+                   **({"rest": True} if model.target.rest else {})},
         "inputs": [inp(i) for i in model.inputs],
         "terms": [term(t) for t in model.terms],
         "intercept": model.intercept,
@@ -641,7 +645,8 @@ def from_dict(d: Any) -> Model:
         _fail("target.positive", "is missing")
     return Model(
         kind=_get(d, "kind", "", str),
-        target=Target(_get(target, "name", "target.", str), target["positive"]),
+        target=Target(_get(target, "name", "target.", str), target["positive"],
+                      bool(_get(target, "rest", "target.", bool, optional=True))),
         inputs=tuple(inputs), terms=tuple(terms),
         intercept=_get(d, "intercept", "", (int, float)),
         missing=d.get("missing", "null"),

@@ -106,7 +106,8 @@ def read_sample(model: Model, header: list[str], records: Iterable[tuple[object,
     """Score every record; ``outcome`` is "required" (the file must hold the model's target
     column), "optional" (labels when it does) or "ignored". Refuses, naming ``source`` and the
     line: a missing used input column, a value the model cannot read, an empty outcome cell,
-    a third outcome value, and a file without rows."""
+    a third outcome value (unless the model's negative class is the rest, ``target.rest``), and
+    a file without rows."""
     lacking = [i.name for i in model.used_inputs if i.name not in header]
     if lacking:
         raise RowError(f"{source}: the model needs column {lacking[0]!r}, which the data lacks")
@@ -142,7 +143,7 @@ def read_sample(model: Model, header: list[str], records: Iterable[tuple[object,
             if isinstance(key, str) and key.lower() in BOOLEANS:  # True, TRUE and true are one class
                 key = key.lower()
             classes.setdefault(key, cell.strip())
-            if len(classes) > 2:
+            if len(classes) > 2 and not model.target.rest:  # rest: every value but the positive is negative
                 shown = ", ".join(repr(v) for v in classes.values())
                 raise DataError(f"{source}: {_where(line)}: the outcome {target!r} holds a third value ({shown}); "
                                 "it must hold the model's two classes")

@@ -3,6 +3,7 @@ line per monitored item, exit 0 whatever the drift; bad input exit 2 with one li
 page left behind."""
 from __future__ import annotations
 
+import json
 
 import pytest
 from scorecard.runtime import Input, Model, Target, Term, dump
@@ -106,3 +107,25 @@ def test_report_needs_data_and_a_model_file(cli, model, breastcancer, tmp_path):
     out = tmp_path / "report.html"
     assert_refused(cli("report", model, "-o", out), "--data", out)
     assert_refused(cli("report", tmp_path / "none.json", "--data", breastcancer, "-o", out), "none.json", out)
+
+
+def test_a_target_of_three_values_trains_the_positive_against_the_rest_and_reports_on_the_same_file(
+        cli, write, tmp_path):
+    """Melanoma's status (1 died of melanoma, 2 alive, 3 died of other causes) with --positive 1:
+    trained and reported on the file as exported, no column to make by hand."""
+    rows = [f"{1 if t >= 4 else (3 if k % 5 == 0 else 2)},{t},{k % 2}" for k, t in enumerate([1, 2, 3, 4, 5, 6] * 10)]
+    data = write("melanoma.csv", "status,thickness,ulcer\n" + "\n".join(rows) + "\n")
+    model, page = tmp_path / "m.json", tmp_path / "report.html"
+    run = cli("train", data, "--target", "status", "--positive", "1", "--c0", "0.01", "--work-limit", "1", "-o", model)
+    assert run.code == 0, run.err
+    assert ("note: target column 'status' holds 3 classes: '1' is the positive class and the other 2 ('3', '2') the "
+            "negative one") in run.err
+    fitted = json.loads(model.read_text())
+    assert fitted["target"] == {"name": "status", "positive": 1, "rest": True}
+    assert fitted["training"]["train_error"] == 0  # thickness >= 4 is status 1 exactly
+    run = cli("report", model, "--data", data, "-o", page)
+    assert run.code == 0, run.err
+    assert "melanoma.csv (60 rows)" in page.read_text(encoding="utf-8")
+    run = cli("train", data, "--target", "status", "-o", tmp_path / "none.json")
+    assert_refused(run, "target column 'status' holds 3 classes ('3', '2', '1'); name the positive one with --positive "
+                        "(--positive 3: '3' against the others, which are then the negative class)", tmp_path / "none.json")

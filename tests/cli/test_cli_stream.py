@@ -107,6 +107,22 @@ def test_a_csv_file_over_the_memory_limit_is_parsed_once_and_trains_the_in_memor
     assert b["training"]["train_error"] == a["training"]["train_error"]
 
 
+def test_a_target_of_three_values_streamed_is_the_positive_against_the_rest_as_in_memory(cli, tmp_path, spill_dir):
+    data = simulated(30_000)
+    data["y"] = np.where(data["y"] == 1, "case", np.where(np.arange(30_000) % 3 == 0, "lost", "control"))
+    data.loc[29_990:, "y"] = "withdrawn"  # a fourth value in the last row group only
+    path, memory, streamed = tmp_path / "sim.csv", tmp_path / "memory.json", tmp_path / "streamed.json"
+    data.to_csv(path, index=False)
+    runs = [cli("train", path, "--target", "y", "--positive", "case", *LOGISTIC, *limit, "-o", out)
+            for limit, out in (((), memory), (("--memory-limit", "1M"), streamed))]
+    assert [r.code for r in runs] == [0, 0], runs[1].err
+    note = "note: target column 'y' holds 4 classes: 'case' is the positive class and the other 3 ("
+    assert all(note in r.err for r in runs) and "read in row groups" in runs[1].err
+    a, b = model(memory), model(streamed)
+    assert a["target"] == b["target"] == {"name": "y", "positive": "case", "rest": True}
+    assert b["terms"] == a["terms"] and b["training"]["train_error"] == a["training"]["train_error"]
+
+
 def test_a_bad_cell_in_a_later_row_group_of_a_csv_is_refused_and_the_spill_removed(cli, tmp_path, spill_dir):
     data = simulated(30_000).astype(object)
     data.loc[25_000, "x3"] = "inf"

@@ -41,6 +41,14 @@ def test_dump_and_load_round_trip_exactly(tmp_path):
     assert json.loads(path.read_text())["format"] == "scorecard-model"
 
 
+def test_a_target_of_the_positive_against_the_rest_round_trips_and_an_older_file_reads_as_two_classes():
+    rest = replace(sample(), target=Target("status", 1, rest=True))
+    d = json.loads(dumps(rest))
+    assert d["target"] == {"name": "status", "positive": 1, "rest": True} and loads(dumps(rest)) == rest
+    assert "rest" not in json.loads(dumps(sample()))["target"]  # a file of two classes is written as before
+    assert loads(dumps(sample())).target.rest is False
+
+
 @pytest.mark.parametrize("edit, field", [
     (lambda d: d.pop("intercept"), "intercept: is missing"),
     (lambda d: d["terms"][0].update(points="2"), "terms[0].points: has the wrong type"),
@@ -55,6 +63,7 @@ def test_dump_and_load_round_trip_exactly(tmp_path):
     (lambda d: d["golden"][0].update(prediction=2), "golden[0].prediction: must be 0, 1 or null"),
     (lambda d: d.update(version=3), "version: this scorecard reads versions 1, 2, the file is version 3"),
     (lambda d: d.update(format="other"), "format: must be 'scorecard-model'"),
+    (lambda d: d["target"].update(rest="yes"), "target.rest: has the wrong type"),
     # issue 12, item 20: no command can use a name with a NUL character (SQL stores none)
     (lambda d: d["inputs"][0].update(name="a\x00ge") or d["terms"][0].update(input="a\x00ge"),
      "inputs[0].name: 'a\\x00ge' holds a NUL character (U+0000)"),

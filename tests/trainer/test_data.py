@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from scorecard.runtime import Target
 from scorecard.runtime.errors import DataError
 from scorecard.trainer.data.prepare import prepare, read_table
 from numbers_table import READ
@@ -51,8 +52,8 @@ def test_empty_cells_alone_are_missing_and_na_text_is_a_category(write):
     ("y,x\n1,-inf\n0,2\n", "column 'x' holds '-inf' on line 2"),
     ("y,x\n1,nan\n0,2\n", "column 'x' holds 'nan'"),
     ("y,x\n1,1\n1,2\n", "holds one class only ('1')"),
-    ("y,x\n1,1\n0,2\n2,3\n", "holds 3 classes ('1', '0', '2'); it needs exactly two: make a column of two values "
-     "('1' against the others, say) and name it with --target"),
+    ("y,x\n1,1\n0,2\n2,3\n", "holds 3 classes ('1', '0', '2'); name the positive one with --positive (--positive 1: "
+     "'1' against the others, which are then the negative class)"),
     ("y,x\nyes,1\nno,2\n", "say which is positive with --positive yes or --positive no"),
     ("y,x\n1,1\n,2\n0,1\n", "target column 'y' has 1 missing values (first on line 3); every row needs a label: leave "
      "the rows without one out of the file"),
@@ -367,9 +368,15 @@ def test_streamed_csv_text_columns_read_their_numbers_as_prepare_reads_each_cell
         _numbers(pa.array(["1", "nan", ""]), "x", "f.csv (rows from 1)")
 
 
-def test_a_target_of_three_values_says_how_to_make_it_two(write):
-    """pbc's status (0 censored, 1 transplant, 2 dead) with --positive 2: the message names the
-    column to make, with the user's positive value in it."""
-    with pytest.raises(DataError, match=r"holds 3 classes \('0', '1', '2'\); it needs exactly two: make a column of "
-                                        r"two values \('2' against the others, say\) and name it with --target"):
-        load(write("d.csv", "y,x\n0,1\n1,2\n2,3\n"), positive=2)
+def test_a_target_of_three_values_is_the_positive_one_against_the_rest(write):
+    """pbc's status (0 censored, 1 transplant, 2 dead) with --positive 2: dead against the
+    others, said in a note and kept in the target; a --positive none of them is refused."""
+    data = load(write("d.csv", "y,x\n0,1\n1,2\n2,3\n2,4\n"), positive=2)
+    assert data.y.tolist() == [-1, -1, 1, 1]
+    assert data.target == Target("y", 2, rest=True)
+    assert data.notes[0] == "target column 'y' holds 3 classes: '2' is the positive class and the other 2 ('0', '1') the negative one"
+    two = load(write("e.csv", "y,x\n0,1\n2,3\n"), positive=2)
+    assert two.target == Target("y", 2) and not two.target.rest and not two.notes
+    with pytest.raises(DataError, match=r"holds 3 classes \('0', '1', '2'\) \(--positive '3' is none of them\); name "
+                                        r"the positive one with --positive"):
+        load(write("f.csv", "y,x\n0,1\n1,2\n2,3\n"), positive=3)

@@ -150,9 +150,9 @@ def prepare(df: pd.DataFrame | ColumnTable, target: str, positive: object = None
         where = _locator(df)
         columns_of, locate = (lambda name: _frame_column(df[name])), (lambda k: where(df.index[k]))
         labels = _frame_text(df[target])
-    y, positive_value = _code_target(labels, target, positive, source, locate)
+    y, positive_value, rest = _code_target(labels, target, positive, source, locate)
 
-    notes: list[str] = []
+    notes: list[str] = [] if rest is None else [rest]
     columns: dict[str, pd.Series] = {}
     inputs: list[Input] = []
     for name in features:
@@ -198,7 +198,7 @@ def prepare(df: pd.DataFrame | ColumnTable, target: str, positive: object = None
     inputs = [Input(i.name, i.type, tuple(sorted(set(frame[i.name].dropna())))) if i.type == "categorical" else i
               for i in inputs]
     return LabeledData(frame=frame.reset_index(drop=True), y=y, inputs=tuple(inputs),
-                       target=Target(target, positive_value), source=source, imputed=imputed,
+                       target=Target(target, positive_value, rest is not None), source=source, imputed=imputed,
                        missing_counts=counts, missing_cells=cells, dropped_rows=dropped, notes=tuple(notes),
                        policy=missing)
 
@@ -410,8 +410,11 @@ def _fill_value(values: pd.Series, kind: str, source: str) -> int | float | str:
 # ---------------------------------------------------------------------------- target
 
 
-def _code_target(text: pa.Array, name: str, positive: object, source: str, locate) -> tuple[np.ndarray, object]:
-    """y in {-1, +1} and the positive value as written in the data (each distinct cell read once)."""
+def _code_target(text: pa.Array, name: str, positive: object, source: str,
+                 locate) -> tuple[np.ndarray, object, str | None]:
+    """y in {-1, +1}, the positive value as written in the data (each distinct cell read once)
+    and, for a column of more than two values with ``--positive`` one of them, the note that
+    every other value is the negative class (None for a column of two)."""
     cells, codes = _levels(text)
     absent = np.flatnonzero(np.array([c is None for c in cells])[codes])
     if len(absent):
@@ -432,13 +435,19 @@ def _code_target(text: pa.Array, name: str, positive: object, source: str, locat
     if len(levels) == 1:
         same = f"; {', '.join(repr(v) for v in numbers)} are one number" if len(numbers) > 1 else ""
         raise DataError(f"{source}: target column {name!r} holds one class only ({levels[0]!r}{same}); it needs two")
+    rest = None
     if len(levels) > 2:
         shown = ", ".join(repr(v) for v in levels[:5]) + (", ..." if len(levels) > 5 else "")
         named = [v for v in levels if positive is not None and _same_label(v, positive)]
-        example = (named or levels)[0]  # the --positive value when it is one of them
-        raise DataError(f"{source}: target column {name!r} holds {len(levels)} classes ({shown}); it needs exactly "
-                        f"two: make a column of two values ({example!r} against the others, say) and name it with "
-                        "--target")
+        if not named:
+            which = "" if positive is None else f" (--positive {positive!r} is none of them)"
+            raise DataError(f"{source}: target column {name!r} holds {len(levels)} classes ({shown}){which}; name the "
+                            f"positive one with --positive (--positive {levels[0]}: {levels[0]!r} against the "
+                            "others, which are then the negative class)")
+        others = [v for v in levels if v != named[0]]
+        listed = ", ".join(repr(v) for v in others[:5]) + (", ..." if len(others) > 5 else "")
+        rest = (f"target column {name!r} holds {len(levels)} classes: {named[0]!r} is the positive class and the "
+                f"other {len(others)} ({listed}) the negative one")
     if positive is None:
         chosen = _default_positive(levels)
         if chosen is None:
@@ -455,8 +464,8 @@ def _code_target(text: pa.Array, name: str, positive: object, source: str, locat
     y = np.where(np.array([key(c) == key(chosen) for c in texts] + [False])[codes], 1, -1).astype(np.int8)
     number = _number(chosen)
     if number is not None and all(_number(v) is not None for v in levels):
-        return y, int(number) if number.is_integer() else number
-    return y, chosen
+        return y, int(number) if number.is_integer() else number, rest
+    return y, chosen, rest
 
 
 def _default_positive(levels: list[str]) -> str | None:

@@ -484,8 +484,8 @@ def from_scan(files: Files, scans: dict[str, ColumnScan], picked: pd.DataFrame, 
     if scans[target].missing:
         raise DataError(f"{source}: target column {target!r} has {scans[target].missing} missing values; "
                         "every row needs a label: leave the rows without one out of the file")
-    levels = sorted(scans[target].levels)[:1000]  # more than two classes are refused either way
-    _, positive_value = _code_target(pa.array(levels, pa.string()), target, positive, source, lambda i: f"row {i}")
+    levels = sorted(scans[target].levels)
+    _, positive_value, rest = _code_target(pa.array(levels, pa.string()), target, positive, source, lambda i: f"row {i}")
     counts = {name: s.missing for name, s in scans.items() if name != target and s.missing}
     if counts and missing == "null":
         name, n = next(iter(counts.items()))
@@ -505,7 +505,10 @@ def from_scan(files: Files, scans: dict[str, ColumnScan], picked: pd.DataFrame, 
         if inp.type != "categorical":  # numbers in the sample, text elsewhere: the sample's cells as text
             frame[inp.name] = pd.Series([None if pd.isna(v) else _as_text(v) for v in frame[inp.name]], dtype=object)
         inputs.append(Input(inp.name, "categorical", tuple(sorted(s.levels))))
-    sample = replace(sample, frame=frame, inputs=tuple(inputs), missing_counts=counts)
+    # the classes are the whole file's: a sample may miss a third one
+    notes = tuple(n for n in sample.notes if not n.startswith(f"target column {target!r} holds"))
+    sample = replace(sample, frame=frame, inputs=tuple(inputs), missing_counts=counts,
+                     target=replace(sample.target, rest=rest is not None), notes=(rest,) * (rest is not None) + notes)
     return Streamed(files=files, sample=sample, rows=rows, columns=tuple(picked.columns))
 
 

@@ -241,7 +241,8 @@ OPTIONS: tuple[Option, ...] = (
            field=False, section="data", doc="the outcome column (required: a flag or `target` in --config)"),
     Option("positive", Optional[str], None, None, "The target value of the positive class.", ("--positive",), str,
            metavar="VALUE", field=False, section="data",
-           doc="the target value of the positive class (required unless the coding makes it plain)"),
+           doc="the target value of the positive class (required unless the coding makes it plain); on a target "
+               "of more than two values, that value against all the others"),
     Option("missing", str, "unmet", Choices(MISSING), "unmet (a blank meets no condition), null (refuse), drop or "
            "impute.", ("--missing",), str, metavar="{unmet,null,drop,impute}", estimator=True, section="data",
            doc="missing (empty) cells: `unmet` keeps their rows, a missing value meets no condition on its column "
