@@ -33,6 +33,7 @@ from .convex.losses import DaskOracle
 from .data.columnar import PARQUET_SUFFIXES, check_header
 from .data.columnar import as_text as _as_text
 from .data.design import Design
+from .data.families import data_notes
 from .data.stream import (SAMPLE_ROWS, ColumnScan, Files, Streamed, design_matrix, from_scan, merge_scans, picked_rows,
                           scan_batch)
 from .options.config import TrainConfig
@@ -121,6 +122,8 @@ def train_on_cluster(address: str, path: str, target: str, positive: object, con
     with connect(address) as client:
         ddf = read_frame(files)
         data = scan_on_cluster(client, files, ddf, target, positive, config.missing)
+        for note in data_notes(data.sample, config):  # as in memory and as streamed
+            notes(note)
         notes(f"{path}: {data.rows:,} rows in {ddf.npartitions} partitions on the cluster at {address}; "
               f"the design from a sample of {len(data.sample.y):,} rows")
         light = replace(data, sample=replace(data.sample, frame=data.sample.frame.iloc[:0], y=data.sample.y[:0],

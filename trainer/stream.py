@@ -31,6 +31,7 @@ from . import advice
 from .convex.losses import ArrayOracle, Oracle, ParquetOracle, merge_rows, signed_columns, worth_merging
 from .convex.train import row_weights
 from .data.design import Column, Design
+from .data.families import data_notes
 from .data.spill import Spill
 from .data.stream import BATCH_ROWS, Files, Streamed, fits, memory_budget, scan, worth_streaming
 from .options.config import TrainConfig
@@ -133,10 +134,13 @@ def train_streamed(path: str, target: str, positive: object, config: TrainConfig
                    progress: Optional[ProgressCallback] = None, *, deadline: Deadline | None = None,
                    warn: Optional[advice.Warn] = None, notes=lambda message: None) -> Model:
     """Train on DATA read in row groups (``the_plan.streamed``). ``notes`` receives one-line
-    notes for the user (what was streamed, and why)."""
+    notes for the user: those of the data as in memory (``families.data_notes``: a target of
+    more than two values, columns left out, rare levels), then what was streamed, and why."""
     start = time.monotonic()
     with Spill.open() as spill:
         data = scan(the_plan.files, target, positive, config.missing, spill)
+        for note in data_notes(data.sample, config):
+            notes(note)
         if config.loss == "zero-one":
             return _train_grouped(data, config, the_plan, progress, deadline, warn, notes, start)
         return _train_convex(data, path, config, the_plan, progress, deadline, warn, notes, start)

@@ -377,6 +377,6 @@ def test_a_target_of_three_values_is_the_positive_one_against_the_rest(write):
     assert data.notes[0] == "target column 'y' holds 3 classes: '2' is the positive class and the other 2 ('0', '1') the negative one"
     two = load(write("e.csv", "y,x\n0,1\n2,3\n"), positive=2)
     assert two.target == Target("y", 2) and not two.target.rest and not two.notes
-    with pytest.raises(DataError, match=r"holds 3 classes \('0', '1', '2'\) \(--positive '3' is none of them\); name "
+    with pytest.raises(DataError, match=r"holds 3 classes \('0', '1', '2'\) \(--positive 3 is none of them\); name "
                                         r"the positive one with --positive"):
         load(write("f.csv", "y,x\n0,1\n1,2\n2,3\n"), positive=3)

@@ -440,7 +440,7 @@ def _code_target(text: pa.Array, name: str, positive: object, source: str,
         shown = ", ".join(repr(v) for v in levels[:5]) + (", ..." if len(levels) > 5 else "")
         named = [v for v in levels if positive is not None and _same_label(v, positive)]
         if not named:
-            which = "" if positive is None else f" (--positive {positive!r} is none of them)"
+            which = "" if positive is None else f" (--positive {positive} is none of them)"
             raise DataError(f"{source}: target column {name!r} holds {len(levels)} classes ({shown}){which}; name the "
                             f"positive one with --positive (--positive {levels[0]}: {levels[0]!r} against the "
                             "others, which are then the negative class)")
