@@ -505,10 +505,10 @@ def from_scan(files: Files, scans: dict[str, ColumnScan], picked: pd.DataFrame, 
         if inp.type != "categorical":  # numbers in the sample, text elsewhere: the sample's cells as text
             frame[inp.name] = pd.Series([None if pd.isna(v) else _as_text(v) for v in frame[inp.name]], dtype=object)
         inputs.append(Input(inp.name, "categorical", tuple(sorted(s.levels))))
-    # the classes are the whole file's: a sample may miss a third one
-    notes = tuple(n for n in sample.notes if not n.startswith(f"target column {target!r} holds"))
+    # the target's classes are the whole file's (a sample may miss a third one): its note replaces the sample's
+    notes = ((rest,) if rest else ()) + (sample.notes[1:] if sample.target.rest else sample.notes)
     sample = replace(sample, frame=frame, inputs=tuple(inputs), missing_counts=counts,
-                     target=replace(sample.target, rest=rest is not None), notes=(rest,) * (rest is not None) + notes)
+                     target=replace(sample.target, rest=rest is not None), notes=notes)
     return Streamed(files=files, sample=sample, rows=rows, columns=tuple(picked.columns))
 
 

@@ -138,19 +138,19 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
     """The problem of ``design`` under every constraint of ``config`` (raw names resolved).
 
     Refuses (``ConfigError``) a constraint naming an input the data lacks (suggesting the
-    closest), ``--numeric-for`` cuts or linear on a text column, and a non-integer coefficient set. A sign keeps the part of a set with that
-    sign (at least 0, which leaves the input out).
+    closest), ``--numeric-for`` cuts or linear on a text column, and a non-integer coefficient
+    set. A sign keeps the part of a set with that sign (at least 0, which leaves the input out).
     """
     reads_c0 = config.model in ("slim", "mofn") or (config.model == "tilm" and config.c_feature is None)
     if config.c0 == "auto" and reads_c0:
         raise ConfigError("c0: 'auto' is chosen by cross-validation in train(); a problem needs a number "
                           "(e.g. TrainConfig(c0=0.01))")
     check_names(config, [i.name for i in data.inputs])
-    for inp in data.inputs:
-        mode = config.numeric_by_input.get(inp.name, "levels")
-        if inp.type == "categorical" and mode != "levels":
-            raise ConfigError(f"numeric_by_input.{inp.name}: {inp.name!r} is a text column, one condition per level; "
-                              f"--numeric-for {inp.name}={mode} reads numbers (drop it for this column)")
+    text = {inp.name for inp in data.inputs if inp.type == "categorical"}
+    for name, mode in config.numeric_by_input.items():
+        if name in text and mode != "levels":
+            raise ConfigError(f"numeric_by_input.{name}: {name!r} is a text column, one condition per level; "
+                              f"--numeric-for {name}={mode} reads numbers (drop it for this column)")
     columns_of: dict[str, list[int]] = {}
     for j, col in enumerate(design.columns):
         columns_of.setdefault(col.input, []).append(j)
