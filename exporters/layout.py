@@ -443,11 +443,11 @@ def result_text(t: Training, flags: bool = True) -> str:
     if t.status == "optimal" or t.gap <= PROVEN_GAP:
         return "proven optimal"
     took = _seconds(t.seconds)
-    if t.status == BEST_FOUND:
-        return (f"best found in {took} by the logistic-loss search, not proven optimal (no proof is sought for a "
-                "logistic-loss card)")
     work = t.params.get("work_limit")
     under = f" under --work-limit {work:g}" if work is not None and flags else ""
+    if t.status == BEST_FOUND:
+        return (f"best found in {took}{under} by the logistic-loss search, not proven optimal (no proof is sought "
+                "for a logistic-loss card)")
     how = {"interrupted": f"stopped by Ctrl-C after {took}",
            "iteration_limit": f"stopped at its iteration limit after {took}{under}"}.get(t.status,
                                                                                          f"best found in {took}{under}")

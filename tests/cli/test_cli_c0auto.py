@@ -169,6 +169,9 @@ def test_a_stop_under_a_work_limit_says_so_where_the_flag_means_something():
     assert ("Best found in 60 s on 683 training rows (training error 8.0%); the optimum is at most 89% better."
             in render_html(model))
     assert "work-limit" not in render_html(model)
+    logistic = dataclasses.replace(training, status="best_found")  # a logistic-loss card (runtime's BEST_FOUND)
+    assert summary(_model(logistic), "m.json").count("best found in 60 s under --work-limit 0.2 by the logistic-loss "
+                                                     "search, not proven optimal") == 1
 
 
 def test_the_footer_names_the_chosen_c0():
