@@ -124,7 +124,7 @@ def _warn(message: str) -> None:
 
 # ---------------------------------------------------------------------------- train
 
-Data = Annotated[str, typer.Argument(metavar="DATA", help="CSV file (or Parquet with pyarrow installed).", show_default=False)]
+Data = Annotated[str, typer.Argument(metavar="DATA", help="CSV file (or Parquet, or an Excel .xlsx workbook: its first sheet).", show_default=False)]
 DaskAddress = Annotated[Optional[str], typer.Option(
     "--dask", metavar="ADDRESS", help="Read DATA on this Dask scheduler (tcp://host:8786) and compute there "
     "(extra 'dask'); the files must be readable by the workers.", show_default=False)]
@@ -502,7 +502,7 @@ def export(model: ModelPath,
 
 @app.command()
 def verify(model: ModelPath,
-           data: Annotated[Optional[str], typer.Option("--data", help="Also compare on this CSV.")] = None) -> None:
+           data: Annotated[Optional[str], typer.Option("--data", help="Also compare on this CSV (or Parquet, or .xlsx).")] = None) -> None:
     """Check that every export format reproduces the runtime's scores (exit 1 if one differs)."""
     from scorecard.exporters.verify import verify_all
     from scorecard.runtime import load
@@ -638,7 +638,7 @@ def _sample(model, path: str, outcome: str):
 
 @app.command()
 def report(model: ModelPath,
-           data: Annotated[str, typer.Option("--data", help="CSV (or Parquet) with the inputs and the outcome.")],
+           data: Annotated[str, typer.Option("--data", help="CSV (or Parquet, or .xlsx) with the inputs and the outcome.")],
            output: Annotated[str, typer.Option("-o", "--output", help="Where to write the report page (HTML).")],
            ) -> None:
     """Write a validation report of MODEL on DATA: one printable page (TRIPOD's contents).

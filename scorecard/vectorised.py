@@ -51,6 +51,7 @@ from scorecard.runtime.table import ScoredTable, added_columns
 from scorecard.trainer.data.arrow_values import booleans, numbers, text, texts as as_texts
 from scorecard.trainer.data.arrow_values import to_numpy as _np
 from scorecard.trainer.data.columnar import ArrowRefused, is_parquet, runtime_batches_after, text_batches
+from scorecard.trainer.data.workbook import is_workbook
 from scorecard.trainer.data.csv_lines import Block, LineBatch, line_blocks
 from scorecard.trainer.vectorised import Column, policy_column, totals
 
@@ -330,9 +331,9 @@ def score_file(model: Model, path: str, outfile: TextIO, source: str | None = No
     source = source or path
     added = added_columns(model) + (reason_columns(check_k(explain)) if explain else ())
     used = [inp.name for inp in model.used_inputs]
-    if is_parquet(path):
-        header, parquet, locate = text_batches(path, source, added)
-        items: Iterator[Block | LineBatch] = (LineBatch(batch) for batch in parquet)
+    if is_parquet(path) or is_workbook(path):
+        header, batches, locate = text_batches(path, source, added)
+        items: Iterator[Block | LineBatch] = (LineBatch(batch) for batch in batches)
     else:
         # numbers read as float64 where they can be; --explain reads each row's cells as text
         numbers = frozenset() if explain else frozenset(i.name for i in model.used_inputs if i.type != "categorical")

@@ -31,8 +31,9 @@ from scorecard.runtime.errors import ConfigError, DataError
 from . import advice
 from .convex.losses import DaskOracle
 from .data.columnar import PARQUET_SUFFIXES, check_header
-from .data.columnar import as_text as _as_text
+from .data.cells import as_text as _as_text
 from .data.design import Design
+from .data.workbook import is_workbook
 from .data.families import data_notes
 from .data.stream import (SAMPLE_ROWS, ColumnScan, Files, Streamed, design_matrix, from_scan, merge_scans, picked_rows,
                           scan_batch)
@@ -59,6 +60,8 @@ def read_frame(files: Files):
     """DATA as one dask.dataframe: Parquet as typed, CSV as text (an empty cell ``""``)."""
     import dask.dataframe as dd
 
+    if any(is_workbook(p) for p in files.paths):
+        raise DataError(f"{files.source}: --dask reads CSV and Parquet files; an Excel workbook is read without --dask")
     columns = files.columns()
     check_header(columns, files.source)  # a nameless first column: the in-memory reading's alone to leave out
     parts = []

@@ -20,7 +20,6 @@ row by its number (first data row = row 1).
 """
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -30,6 +29,9 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 from scorecard.runtime.errors import DataError, RowError
 from scorecard.runtime.table import csv_records, open_csv
+
+from .cells import as_text
+from .workbook import is_workbook, read_sheet
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 #: Bytes of CSV pyarrow parses at once: a batch of ``predict`` and the largest row it reads
@@ -79,6 +81,9 @@ def check_file(path: str) -> None:
         raise DataError(f"{path}: no such file")
     if os.path.isdir(path):
         raise DataError(f"{path}: is a folder, not a data file")
+    if path.lower().endswith(".xls"):
+        raise DataError(f"{path}: an Excel 97-2003 workbook (.xls), which scorecard does not read; save it in Excel "
+                        "as an Excel Workbook (.xlsx) or as CSV")
 
 
 # ---------------------------------------------------------------------------- CSV
@@ -183,18 +188,6 @@ def check_header(header: list[str], path: str, unnamed_first: bool = False) -> N
         seen.add(name)
 
 
-def as_text(value: object) -> str | None:
-    """A non-text value as the text a CSV would hold (floats round-trip exactly)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return str(int(value))
-    text = value if isinstance(value, str) else repr(value) if isinstance(value, float) else str(value)
-    return None if text.strip() == "" else text
-
-
 def text_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """A Parquet column as the text a CSV would hold ("" where missing): strings as they are,
     every other type through :func:`as_text`, once per distinct value."""
@@ -219,8 +212,16 @@ def text_batches(path: str, source: str, added: tuple[str, ...] = ()
     ``verify --data`` read it: a CSV file's cells as written, a Parquet file's values as the
     text a CSV would hold. ``locate(k)`` names data row ``k`` (0-based) in a message. Errors
     are RowError naming ``source`` (the runtime's)."""
+    check_file(path)
+    if is_workbook(path):
+        sheet = read_sheet(path, source, RowError)
+        check_header(sheet.header, path)
+        _check_names(sheet.header, source, added)
+        if not sheet.rows:
+            raise DataError(f"{path}: the first sheet has a header but no data rows")
+        batch = pa.RecordBatch.from_arrays([pa.array(c, pa.string()) for c in sheet.columns], names=sheet.header)
+        return sheet.header, iter([batch]), sheet.locate
     if is_parquet(path):
-        check_file(path)
         pf = _parquet_file(path, source, RowError)
         header = pf.schema_arrow.names
         check_header(header, path)
@@ -275,6 +276,13 @@ def read_table(path: str) -> ColumnTable:
     missing file, a folder, an empty file, a file without data rows and a bad header with a
     one-line DataError naming the file."""
     check_file(path)
+    if is_workbook(path):
+        sheet = read_sheet(path, path)
+        check_header(sheet.header, path, unnamed_first=True)
+        if not sheet.rows:
+            raise DataError(f"{path}: the first sheet has a header but no data rows")
+        return ColumnTable(path, {name: pa.chunked_array([pa.array(c, pa.string())])
+                                  for name, c in zip(sheet.header, sheet.columns)}, len(sheet.rows), sheet.locate)
     if is_parquet(path):
         pf = _parquet_file(path, path)
         table = pf.read()

@@ -26,7 +26,8 @@ from scorecard.runtime.table import RESERVED  # the columns scoring adds; traini
 
 from ..options.config import MISSING
 from . import columnar
-from .columnar import PARQUET_SUFFIXES, ColumnTable, as_text
+from .cells import as_text
+from .columnar import PARQUET_SUFFIXES, ColumnTable
 
 __all__ = ["PARQUET_SUFFIXES", "LabeledData", "prepare", "read_table"]
 #: The largest magnitude a numeric training value may have: beyond, the squares and sums of

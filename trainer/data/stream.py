@@ -38,7 +38,7 @@ from scorecard.runtime.score import WHITESPACE
 from scorecard.runtime.table import csv_reader, open_csv
 
 from .columnar import PARQUET_SUFFIXES, check_header
-from .columnar import as_text as _as_text
+from .cells import as_text as _as_text
 from .design import Design
 from .prepare import LARGEST, LabeledData, _code_target, _levels, _number, _text, arrow_numbers, prepare
 from .spill import Spill
