@@ -31,7 +31,7 @@ from scorecard.runtime.errors import DataError, RowError
 from scorecard.runtime.table import csv_records, open_csv
 
 from .cells import as_text
-from .workbook import is_workbook, read_sheet
+from .workbook import Sheet, is_workbook, read_sheet
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 #: Bytes of CSV pyarrow parses at once: a batch of ``predict`` and the largest row it reads
@@ -214,13 +214,9 @@ def text_batches(path: str, source: str, added: tuple[str, ...] = ()
     are RowError naming ``source`` (the runtime's)."""
     check_file(path)
     if is_workbook(path):
-        sheet = read_sheet(path, source, RowError)
-        check_header(sheet.header, path)
+        sheet, columns = _workbook(path, source, RowError)
         _check_names(sheet.header, source, added)
-        if not sheet.rows:
-            raise DataError(f"{path}: the first sheet has a header but no data rows")
-        batch = pa.RecordBatch.from_arrays([pa.array(c, pa.string()) for c in sheet.columns], names=sheet.header)
-        return sheet.header, iter([batch]), sheet.locate
+        return sheet.header, iter([pa.RecordBatch.from_arrays(columns, names=sheet.header)]), sheet.locate
     if is_parquet(path):
         pf = _parquet_file(path, source, RowError)
         header = pf.schema_arrow.names
@@ -264,6 +260,17 @@ def runtime_batches_after(path: str, source: str, added: tuple[str, ...], done: 
             yield batch
 
 
+def _workbook(path: str, source: str, error: type[Exception], unnamed_first: bool = False
+              ) -> tuple[Sheet, list[pa.Array]]:
+    """The first sheet of a workbook and its columns as text, refusing a bad header and a sheet
+    without data rows, as a CSV file is refused."""
+    sheet = read_sheet(path, source, error)
+    check_header(sheet.header, path, unnamed_first)
+    if not sheet.rows:
+        raise DataError(f"{path}: the first sheet has a header but no data rows")
+    return sheet, [pa.array(c, pa.string()) for c in sheet.columns]
+
+
 def _check_names(header: list[str], source: str, added: tuple[str, ...]) -> None:
     """Refuse a column named like one scoring adds (the runtime's message)."""
     for name in header:
@@ -277,12 +284,9 @@ def read_table(path: str) -> ColumnTable:
     one-line DataError naming the file."""
     check_file(path)
     if is_workbook(path):
-        sheet = read_sheet(path, path)
-        check_header(sheet.header, path, unnamed_first=True)
-        if not sheet.rows:
-            raise DataError(f"{path}: the first sheet has a header but no data rows")
-        return ColumnTable(path, {name: pa.chunked_array([pa.array(c, pa.string())])
-                                  for name, c in zip(sheet.header, sheet.columns)}, len(sheet.rows), sheet.locate)
+        sheet, columns = _workbook(path, path, DataError, unnamed_first=True)
+        return ColumnTable(path, {name: pa.chunked_array([c]) for name, c in zip(sheet.header, columns)},
+                           len(sheet.rows), sheet.locate)
     if is_parquet(path):
         pf = _parquet_file(path, path)
         table = pf.read()

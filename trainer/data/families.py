@@ -90,10 +90,10 @@ def unmet_notes(data: LabeledData, config: TrainConfig) -> list[str]:
     conditions because it has missing cells under ``--missing unmet``, for the CLI to show."""
     if config.model not in ("slim", "pilm"):
         return []
-    notes = []
+    notes, levels = [], level_inputs(config)
     for inp in data.inputs:
         if (inp.type == "numeric" and may_be_missing(data, inp.name) and not _asked_cuts(data, config, inp.name)
-                and inp.name not in level_inputs(config)):
+                and inp.name not in levels):
             notes.append(f"column {inp.name!r} enters as cut-off conditions, not linear: it has "
                          f"{data.missing_counts[inp.name]} missing values and points times a value cannot score "
                          "a missing one (--missing impute or drop keeps it linear)")
@@ -112,9 +112,9 @@ def level_notes(data: LabeledData, config: TrainConfig) -> list[str]:
     to be conditions of their own
     (:func:`~.design.offered_levels`), for the CLI to show: a user who knows a rare level
     matters can lower ``--min-level-rows``, or group the levels in the data."""
-    notes = []
+    notes, levels = [], level_inputs(config)
     for inp in data.inputs:
-        if inp.type != "categorical" and inp.name not in level_inputs(config):
+        if inp.type != "categorical" and inp.name not in levels:
             continue
         levels = levels_of(data, inp.name)
         rare = len(levels) - len(offered_levels(data, inp.name, config.min_level_rows))
