@@ -243,13 +243,13 @@ def test_the_zero_one_loss_on_many_rows_solves_the_grouped_rows_exactly(cli, tmp
     data = grades(60_000)  # more rows than the exact problem takes: grouped (64 x 2 distinct rows at most)
     path, out = tmp_path / "g.csv", tmp_path / "m.json"
     data.to_csv(path, index=False)
-    run = cli("train", path, "--target", "y", "--c0", "0.01", "--time-limit", "60", "-o", out)
+    run = cli("train", path, "--target", "y", "--c0", "0.01", "--time-limit", "60", "--work-limit", "10", "-o", out)
     assert run.code == 0, run.err
     assert "60,000 rows are" in run.err and "the exact problem on them, their counts as weights" in run.err
     m = model(out)
     t = m["training"]
     assert t["params"]["stream"]["problem"] == "exact on grouped rows" and t["n_rows"] == 60_000
-    memory = train(prepare(data, "y"), TrainConfig(c0=0.01, time_limit=60))  # the same rows in memory
+    memory = train(prepare(data, "y"), TrainConfig(c0=0.01, time_limit=60, work_limit=10))  # the same rows in memory
     assert t["status"] == memory.training.status == "optimal"
     assert m["intercept"] == memory.intercept and len(m["terms"]) == len(memory.terms)
     assert [x["points"] for x in m["terms"]] == [x.points for x in memory.terms]

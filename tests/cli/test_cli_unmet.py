@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scorecard.runtime import load, score
 
-TIME = ("--time-limit", "120")
+TIME = ("--time-limit", "120", "--work-limit", "10")
 
 
 def _raw_csv(path, *, unknown_is_positive: bool = False) -> str:

@@ -127,8 +127,8 @@ def test_auto_proves_the_same_optimum_as_cbc_on_bankruptcy():
     # a fixed C0: under --c0 auto the cross-validation may choose a logistic-loss card, which
     # neither backend solves (trainer/logistic_cv.py)
     data = prepare(pd.read_csv(SHARED / "bankruptcy.csv"), "NotBankrupt")
-    ours = train(data, TrainConfig(solver="auto", c0=0.01, time_limit=120))
-    cbc = train(data, TrainConfig(solver="cbc", c0=0.01, time_limit=120))
+    ours = train(data, TrainConfig(solver="auto", c0=0.01, time_limit=120, work_limit=10))
+    cbc = train(data, TrainConfig(solver="cbc", c0=0.01, time_limit=120, work_limit=10))
     assert ours.training.status == cbc.training.status == "optimal"
     assert ours.training.solver == "auto:enumerate"
     assert ours.training.objective == pytest.approx(cbc.training.objective, abs=1e-12)

@@ -92,7 +92,7 @@ def test_train_with_logistic_loss_gives_a_model_with_probabilities():
     frame["y"] = (frame.a - frame.b + rng.normal(0, 1, 400) > 0.5).astype(int)
     data = prepare(frame, "y")
     model = train(data, TrainConfig(loss="logistic", c0=0.001, coef_min=-3, coef_max=3,
-                                    intercept_min=-10, intercept_max=10, time_limit=120))
+                                    intercept_min=-10, intercept_max=10, time_limit=120, work_limit=10))
     assert model.training.status == "optimal" and model.training.gap <= 1e-6
     assert model.probability == {"method": "logistic", "scale": 1.0, "center": model.threshold}
     row = {"a": 3, "b": 0, "c": 1}

@@ -116,7 +116,7 @@ def test_time_limit_returns_the_incumbent_with_its_gap():
 
 
 def test_breastcancer_gives_the_papers_two_feature_model_proven_optimal():
-    model = train(breastcancer(), TrainConfig(c0=0.025, solver="auto", time_limit=120))
+    model = train(breastcancer(), TrainConfig(c0=0.025, solver="auto", time_limit=120, work_limit=10))
     assert model.training.status == "optimal" and model.training.gap == 0
     points = {t.input: t.points for t in model.terms}
     assert points == {"UniformityOfCellSize": 2, "BareNuclei": 1} and model.intercept == -8

@@ -32,7 +32,7 @@ CASES = [  # dataset, rows used (None: all), options
 def problem_of(name: str, rows: int | None, **options):
     frame = pd.read_csv(SHARED / f"{name}.csv")
     data = prepare(frame if rows is None else frame.head(rows), TARGETS[name])
-    config = TrainConfig(time_limit=120, numeric="linear", **options)  # the paper's design; proven in about a second: a safety net
+    config = TrainConfig(time_limit=120, work_limit=10, numeric="linear", **options)  # the paper's design; proven in about a second: a safety net
     return constrained_problem(design_for(data, config), data, config), config
 
 

@@ -65,7 +65,7 @@ def _tiny(n=60, seed=1):
 
 
 def test_auto_records_the_grid_and_trains_the_final_model_with_the_chosen_c0():
-    model = train(_tiny(), TrainConfig(time_limit=120), warn=lambda m: None)
+    model = train(_tiny(), TrainConfig(time_limit=120, work_limit=10), warn=lambda m: None)
     t = model.training
     s = t.selection
     assert s["method"] == "cv" and s["folds"] == 5 and s["rule"] == "one standard error"
