@@ -464,9 +464,14 @@ def selection_text(t: Training) -> str:
     if not s:
         return ""
     how = f"chosen by {s['folds']}-fold cross-validation (the {s['rule']} rule)"
+    if s.get("measure") == "log-loss":
+        how += " on the logistic loss of the risks, as the outcome is rare"
+    if s.get("loss") == "empty":
+        return f"the empty card: no card beat the majority class on the rows it did not see ({how[7:]})"
     if s.get("loss") == "logistic":
+        among = "" if s.get("measure") == "log-loss" else " among 0-1-loss and logistic-loss cards"
         return (f"the logistic-loss card of {s['items']} item{'' if s['items'] == 1 else 's'} (FasterRisk's "
-                f"method), {how} among 0-1-loss and logistic-loss cards")
+                f"method), {how}{among}")
     return f"C0 = {s['chosen']:.3g}, {how}"
 
 

@@ -88,33 +88,50 @@ def _training_lines(t: Training, defaults: Mapping[str, Any] | None = None) -> l
 
 def selection_lines(s: Mapping[str, Any]) -> list[str]:
     """The ``--c0 auto`` candidates of a selection (the model file's ``training.selection``;
-    ``show`` and ``cv`` print them): mean test error +- its standard error, size, train error;
-    the chosen one marked. A candidate is a C0 of the 0-1 grid, or ("logistic k") the
-    logistic-loss card of k items."""
+    ``show`` and ``cv`` print them): the measure that chose (mean on the held-out folds +- its
+    standard error), size, train error; the chosen one marked. A candidate is a C0 of the 0-1
+    grid, ("logistic k") the logistic-loss card of k items, or the empty card."""
     grid = s.get("grid", [])
     logistic = any(point.get("loss") == "logistic" for point in grid)
+    by_log_loss = s.get("measure") == "log-loss"
+    weighted = "w_pos" in s
 
     def label(point: dict) -> str:
+        if point.get("loss") == "empty":
+            return "empty"
         return f"logistic {point['items']}" if point.get("loss") == "logistic" else f"{point['c0']:.4g}"
 
     def chosen(point: dict) -> bool:
-        if s.get("loss") == "logistic":
-            return point.get("loss") == "logistic" and point.get("items") == s.get("items")
-        return point.get("loss") != "logistic" and point.get("c0") == s.get("chosen")
+        if s.get("loss") in ("logistic", "empty"):
+            return point.get("loss") == s.get("loss") and point.get("items") == s.get("items")
+        return "loss" not in point and point.get("c0") == s.get("chosen")
 
     what, column = ("THE CARD", "card") if logistic else ("C0", "C0")
     width = max([10] + [len(label(point)) for point in grid])
-    lines = [f"HOW {what} WAS CHOSEN ({s.get('folds')}-fold cross-validation, the {s.get('rule')} rule)",
-             f"  {column:>{width}}  {'test error':>16}  {'size':>5}  {'train error':>11}"]
+    error = "weighted error" if weighted else "test error"
+    head = f"  {column:>{width}}  "
+    head += f"{'test log-loss':>16}  {'test AUC':>8}  " if by_log_loss else ""
+    head += f"{error:>16}  {'size':>5}  {'train ' + error.replace('test ', ''):>14}"
+    lines = [f"HOW {what} WAS CHOSEN ({s.get('folds')}-fold cross-validation, the {s.get('rule')} rule)", head]
     for point in grid:
         mark = "  <- chosen" if chosen(point) else ""
         test = f"{100 * point['test_error']:.1f}% ± {100 * point['se']:.1f}%"
-        lines.append(f"  {label(point):>{width}}  {test:>16}  {point['size']:>5.1f}  "
-                     f"{100 * point['train_error']:>10.1f}%{mark}")
-    lines.append("  the smallest model whose mean test error is within one standard error of the best")
-    if "w_pos" in s:
+        risk = ""
+        if by_log_loss:
+            risk = (f"{point['log_loss']:.4f} ± {point['log_loss_se']:.4f}  {point['auc']:>8.3f}  "
+                    if point.get("log_loss") is not None else f"{'':>16}  {'':>8}  ")
+        lines.append(f"  {label(point):>{width}}  {risk}{test:>16}  {point['size']:>5.1f}  "
+                     f"{100 * point['train_error']:>13.1f}%{mark}")
+    if by_log_loss:
+        lines.append("  a rare outcome: the cards compete on the logistic loss of their risks on the rows they did not "
+                     "see (chosen: the smallest card within one standard error of the best; the error rate of a rare "
+                     "outcome cannot tell a risk score from the majority class)")
+    else:
+        lines.append("  the smallest card whose mean test error is within one standard error of the best")
+    lines.append("  empty: no item, the majority class for every row; chosen only when no card beats it")
+    if weighted:
         lines.append(f"  errors weighted by class (--w-pos): a positive row weighs {s['w_pos']:g}, a negative one "
-                     f"{1 - s['w_pos']:g}")
+                     f"{1 - s['w_pos']:g}; show's train error is the share of rows wrong, unweighted")
     if logistic:
         lines.append("  a C0: the 0-1-loss card at that C0; logistic k: the logistic-loss card of k items "
                      "(FasterRisk's method), on more dealings of the folds")

@@ -529,8 +529,12 @@ def _as_tuple(types: type | tuple) -> tuple:
 
 
 GRID_KEYS = ("test_error", "se", "size", "train_error")
-#: ``loss`` of a selection's logistic-loss candidates and choice (absent: the 0-1 loss, a C0).
+#: ``loss`` of a selection's logistic-loss candidates and choice (absent: the 0-1 loss, a C0),
+#: and of the empty card (no item: the majority class; ``items`` 0).
 LOGISTIC_CARD = "logistic"
+EMPTY_CARD = "empty"
+#: ``measure`` of a selection: what its rule compared (absent: the error).
+MEASURES = ("error", "log-loss")
 
 
 def _selection(raw: dict | None) -> dict | None:
@@ -543,16 +547,19 @@ def _selection(raw: dict | None) -> dict | None:
     _get(raw, "method", w, str)
     _get(raw, "rule", w, str)
     _get(raw, "folds", w, int)
+    if raw.get("measure", "error") not in MEASURES:
+        _fail(f"{w}measure", f"must be one of {', '.join(MEASURES)}, got {raw.get('measure')!r}")
     for k, point in enumerate(_get(raw, "grid", w, list)):
         if not isinstance(point, dict):
             _fail(f"{w}grid[{k}]", "must be an object")
-        logistic = _card_loss(point, f"{w}grid[{k}].") == LOGISTIC_CARD
-        for key in GRID_KEYS + (() if logistic else ("c0",)):
+        card = _card_loss(point, f"{w}grid[{k}].") != "zero-one"
+        risky = ("log_loss", "log_loss_se", "auc") if "log_loss" in point else ()
+        for key in GRID_KEYS + risky + (() if card else ("c0",)):
             if not _is_number(_get(point, key, f"{w}grid[{k}].", (int, float))):
                 _fail(f"{w}grid[{k}].{key}", "must be a finite number")
-        if logistic:
+        if card:
             _get(point, "items", f"{w}grid[{k}].", int)
-    if _card_loss(raw, w) == LOGISTIC_CARD:
+    if _card_loss(raw, w) != "zero-one":
         _get(raw, "items", w, int)
     elif not _is_number(_get(raw, "chosen", w, (int, float))):
         _fail(f"{w}chosen", "must be a finite number")
@@ -560,10 +567,10 @@ def _selection(raw: dict | None) -> dict | None:
 
 
 def _card_loss(raw: dict, where: str) -> str:
-    """A selection's or grid point's ``loss``: "zero-one" when absent, else "logistic"."""
+    """A selection's or grid point's ``loss``: "zero-one" when absent, else "logistic" or "empty"."""
     loss = raw.get("loss", "zero-one")
-    if loss not in ("zero-one", LOGISTIC_CARD):
-        _fail(f"{where}loss", f"must be zero-one or {LOGISTIC_CARD}, got {loss!r}")
+    if loss not in ("zero-one", LOGISTIC_CARD, EMPTY_CARD):
+        _fail(f"{where}loss", f"must be zero-one, {LOGISTIC_CARD} or {EMPTY_CARD}, got {loss!r}")
     return loss
 
 

@@ -302,6 +302,7 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
     exits 130."""
     from scorecard.live import LiveProgress
     from scorecard.metadata import check_inputs
+    from scorecard.trainer.solvers.progress import announce
     from scorecard.trainer.stream import plan, train_streamed
     from scorecard.trainer.train import train as fit
 
@@ -322,9 +323,10 @@ def train(data: Data, output: Annotated[str, typer.Option("-o", "--output", help
             fitted = train_streamed(data, target_name, positive_value, cfg, reading, live, deadline=deadline,
                                     warn=_warn, notes=_note)
         else:
+            live = LiveProgress(verbose=cfg.verbose)
+            announce(live, f"reading {data}")
             labeled = _load_data(data, target_name, positive_value, cfg)
             check_inputs(meta.get("inputs") or {}, {inp.name for inp in labeled.inputs}, "--meta/--label/--unit")
-            live = LiveProgress(verbose=cfg.verbose)
             fitted = fit(labeled, cfg, progress=live, deadline=deadline, warn=_warn)
     finally:
         if live is not None:
@@ -357,10 +359,12 @@ def summary(model, output: str) -> str:
     t = model.training
     n = len(model.terms)
     head = f"model: {t.params.get('model', model.kind) if t else model.kind}, {n} term{'' if n == 1 else 's'}"
-    if t is not None and t.selection and t.selection.get("loss") == "logistic":
-        head += f", logistic-loss card of {t.selection['items']} items ({t.selection['folds']}-fold CV)"
-    elif t is not None and t.selection:
-        head += f", C0 = {t.selection['chosen']:.3g} ({t.selection['folds']}-fold CV)"
+    s = t.selection if t is not None else None
+    if s:
+        cv = f"{s['folds']}-fold CV" + (", by the logistic loss of its risks" if s.get("measure") == "log-loss" else "")
+        head += {"logistic": f", logistic-loss card of {s.get('items')} items ({cv})",
+                 "empty": f", the empty card ({cv}: no card beat the majority class)"}.get(
+            s.get("loss"), f", C0 = {s.get('chosen', 0):.3g} ({cv})")
     parts = [head]
     if t is not None:
         parts += [result_text(t), f"train error {100 * t.train_error:.1f}%", f"{t.seconds:.1f}s"]
@@ -538,14 +542,13 @@ def cv(data: Data, options: dict,
     Under --c0 auto without --c0-grid (the default) the candidates are those train's --c0 auto
     compares (trainer/select.py: the C0 grid and, for plain SLIM, the logistic-loss cards), and
     the recommendation is the card it would choose on these folds."""
-    from functools import partial
 
     from scorecard import crossval
     from scorecard.exporters.text import selection_lines
     from scorecard.live import LiveProgress
     from scorecard.svgplot import error_vs_size
-    from scorecard.trainer.select import choose_c0
-    from scorecard.trainer.train import train as fit
+    from scorecard.trainer.select import FOLD_WORK, choose_c0, recommendation
+    from scorecard.trainer.train import fold_fit
 
     _check_paths([data, options.get("config")], [("-o", output), ("--plot", plot)])
     cfg, target_name, positive_value = _configure(options)
@@ -557,6 +560,9 @@ def cv(data: Data, options: dict,
     crossval.stratified_folds(labeled.y, folds, cfg.seed)
 
     widths = (8, 5, 12, 11, 5, 8, 12, 8)
+    if cfg.w_pos != 0.5:  # not the share of rows wrong that show prints as the train error
+        print(f"errors weighted by class (--w-pos {cfg.w_pos:g}): a positive row weighs {cfg.w_pos:g}, "
+              f"a negative one {1 - cfg.w_pos:g}")
     print(" ".join(f"{name:>{w}}" for name, w in zip(crossval.COLUMNS, widths)))
     live = LiveProgress(verbose=cfg.verbose)
 
@@ -565,11 +571,11 @@ def cv(data: Data, options: dict,
         print(" ".join(f"{crossval.cell(getattr(row, name)):>{w}}" for name, w in zip(crossval.COLUMNS, widths)),
               flush=True)
 
-    fold_fit = partial(fit, warn=lambda message: None)  # a fold's model is not the user's
     selection = None
     try:
-        if grid:
-            results = crossval.run(labeled, cfg, folds, grid, fold_fit, InfeasibleError, on_result=show_row,
+        if grid:  # each fit as a fold of --c0 auto fits: a share of the work, no exact backend
+            fold_cfg = cfg if cfg.work_limit is None else cfg.with_options(work_limit=FOLD_WORK * cfg.work_limit)
+            results = crossval.run(labeled, fold_cfg, folds, grid, fold_fit, InfeasibleError, on_result=show_row,
                                    progress=live, deadline=deadline)
         else:  # --c0 auto: what train's --c0 auto compares, on these folds
             selection = choose_c0(labeled, cfg, deadline, live, fit=fold_fit, folds=folds, on_result=show_row)
@@ -585,18 +591,17 @@ def cv(data: Data, options: dict,
             fh.write(",".join(crossval.COLUMNS) + "\n")
             for row in results:
                 fh.write(",".join(crossval.cell(getattr(row, name)) for name in crossval.COLUMNS) + "\n")
-    if selection is not None and (selection.w_pos != 0.5 or any(p.loss != crossval.ZERO_ONE for p in points)):
+    if selection is not None:
         print()
         print("\n".join(selection_lines(selection.record())))
-    best = crossval.one_standard_error(points)
-    if best is not None:
-        card = f"C0 = {best.c0:g}" if best.loss == crossval.ZERO_ONE else f"the logistic-loss card of {best.items} items"
-        how = ("train with --c0 auto, the default, to get it" if best.loss != crossval.ZERO_ONE
-               else f"train with --c0 {best.c0:g}" + (", or --c0 auto to choose it again" if selection is not None else ""))
-        weighted = "" if cfg.w_pos == 0.5 else f", weighted by class with --w-pos {cfg.w_pos:g}"
-        print(f"recommended: {card}, the smallest model (mean size {best.size:g}) whose mean test "
-              f"error ({100 * best.test_error:.1f}%{weighted}) is within one standard error of the best "
-              f"among cards of at most {crossval.CARD_ITEMS} items when there are any ({how})")
+        print(f"recommended: {recommendation(selection)} (train with --c0 auto, the default, on this file to get it)")
+    else:
+        best = crossval.one_standard_error(points, cfg.max_items)
+        if best is not None:
+            weighted = "" if cfg.w_pos == 0.5 else f", weighted by class with --w-pos {cfg.w_pos:g}"
+            print(f"recommended: C0 = {best.c0:g}, the smallest model (mean size {best.size:g}) whose mean test "
+                  f"error ({100 * best.test_error:.1f}%{weighted}) is within one standard error of the best among "
+                  f"cards of at most {cfg.max_items} items when there are any (train with --c0 {best.c0:g})")
     if plot:
         series = {kind: [(r.size, getattr(r, f"{kind}_error"), f"C0 = {r.c0:g}") for r in totals]
                   for kind in ("test", "train")}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 
 from scorecard.trainer.folds import (  # noqa: F401  (the cv command's names, re-exported)
-    CARD_ITEMS,
     COLUMNS,
     INFEASIBLE,
     FoldResult,

@@ -1,7 +1,8 @@
 """Live solver progress on the terminal: incumbent, bound, gap and time, updated in place.
 
 Quiet when standard error is not a terminal (pipes, CI logs), so logs stay clean, unless
-``verbose``: then each update is written as a line of its own (nothing redrawn in place).
+``verbose``: then each update is written as a line of its own (nothing redrawn in place), and
+each step of the training (``step: cross-validation, ...``) on a line as it begins.
 """
 from __future__ import annotations
 
@@ -28,6 +29,12 @@ class LiveProgress:
 
     def __call__(self, event) -> None:
         if not self.enabled:
+            return
+        if getattr(event, "step", False):  # a new step: always shown
+            self.close()
+            if not self.terminal:
+                self.stream.write(f"step: {event.message}\n")
+                self.stream.flush()
             return
         now = time.monotonic()
         if now - self._last < self.interval:

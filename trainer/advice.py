@@ -54,13 +54,15 @@ LEAK_ROWS, LEAK_SHARE = 100, 0.05
 
 
 def model_warnings(model: Model, data: LabeledData, c0: float, chosen: bool = False,
-                   loss: str = "zero-one", w_pos: float = 0.5) -> list[str]:
+                   loss: str = "zero-one", w_pos: float = 0.5, by_risk: bool = False) -> list[str]:
     """An empty model, one whose single column classifies nearly every training row correctly
     (a leak?), or one no better than the majority class (one message each), in the words of the
     loss trained (``--loss``: C0 buys training accuracy only under the 0-1 loss); and
     :func:`name_clashes`. Under class weights (``w_pos`` not 0.5) the plain error is not
-    what training minimised, so it is not compared with the majority class's."""
-    return _quality(model, data, c0, chosen, loss, w_pos) + name_clashes(model)
+    what training minimised, so it is not compared with the majority class's; nor for a card
+    chosen for its risks (``by_risk``: a rare outcome's card, whose threshold at a risk of 1/2
+    may flag no row)."""
+    return _quality(model, data, c0, chosen, loss, w_pos, by_risk) + name_clashes(model)
 
 
 def name_clashes(model: Model) -> list[str]:
@@ -75,7 +77,8 @@ def name_clashes(model: Model) -> list[str]:
             if inp.name.casefold() == column.casefold() and inp.name != column]
 
 
-def _quality(model: Model, data: LabeledData, c0: float, chosen: bool, loss: str, w_pos: float) -> list[str]:
+def _quality(model: Model, data: LabeledData, c0: float, chosen: bool, loss: str, w_pos: float,
+             by_risk: bool = False) -> list[str]:
     """The messages of :func:`model_warnings` about what the model predicts."""
     t = model.training
     n = data.n_rows
@@ -103,11 +106,27 @@ def _quality(model: Model, data: LabeledData, c0: float, chosen: bool, loss: str
                 f"the majority class, {_pct(1 - majority_error)}): if it is recorded after the outcome (a cause of "
                 "death, a follow-up time, a discharge code), it leaks the outcome and the card will fail on new "
                 "rows; leave it out of the data and train again"]
-    if w_pos == 0.5 and t is not None and t.train_error >= majority_error - 1e-12:
+    if w_pos == 0.5 and not by_risk and t is not None and t.train_error >= majority_error - 1e-12:
         return [f"the model's training error ({_pct(t.train_error)}) is no better than predicting the majority "
                 f"class for every row ({_pct(majority_error)}); try a smaller --c0, a wider --coef-min/--coef-max, "
                 "or other columns"]
     return []
+
+
+def empty_chosen(data: LabeledData, best_card: float | None, empty: float, measure: str) -> str:
+    """Why ``--c0 auto`` chose the empty card, in words: no card beat the majority class on the
+    rows it did not see (``best_card``: the best card's mean measure, ``empty``: the empty
+    card's), and what the user can do."""
+    n = data.n_rows
+    positives = int((data.y > 0).sum() if data.counts is None else data.counts[data.y > 0].sum())
+    shown = (lambda v: f"{v:.4f}") if measure == "log-loss" else _pct
+    versus = "" if best_card is None else f" (best card {shown(best_card)} against {shown(empty)})"
+    text = (f"the model has no terms: no card beat the majority class on the rows it did not see in "
+            f"cross-validation, by the {'logistic loss of its risks' if measure == 'log-loss' else 'error'}{versus}; "
+            f"it predicts {'the outcome' if positives > n / 2 else 'no outcome'} for every row")
+    if 0 < positives < n / 2 and measure != "log-loss":
+        return f"{text}; {_weigh_up(positives / n, None)}"
+    return f"{text}; the columns given may not predict this outcome"
 
 
 def _weigh_up(rate: float, also: str | None) -> str:

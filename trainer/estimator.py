@@ -46,9 +46,9 @@ class SLIMClassifier:
 
     def __init__(self, *, c0: float | str = 0.01, coef_min: int = -10, coef_max: int = 10,
                  intercept_min: int = -100, intercept_max: int = 100, max_features: int | None = None,
-                 min_features: int | None = None, signs: dict | None = None, w_pos: float = 0.5,
-                 numeric: str = "cuts", missing: str = "unmet", solver: str = "auto", time_limit: float = 60.0,
-                 work_limit: float | None = None, threads: int = 1, seed: int = 0):
+                 max_items: int = 10, min_features: int | None = None, signs: dict | None = None,
+                 w_pos: float = 0.5, numeric: str = "cuts", missing: str = "unmet", solver: str = "auto",
+                 time_limit: float = 60.0, work_limit: float | None = 1.0, threads: int = 1, seed: int = 0):
         self.c0 = c0
         self.missing = missing
         self.numeric = numeric
@@ -57,6 +57,7 @@ class SLIMClassifier:
         self.intercept_min = intercept_min
         self.intercept_max = intercept_max
         self.max_features = max_features
+        self.max_items = max_items
         self.min_features = min_features
         self.signs = signs
         self.w_pos = w_pos

@@ -19,7 +19,9 @@ from scorecard.runtime.errors import ConfigError, InfeasibleError, NoModelInTime
 
 from .data.prepare import LabeledData
 from .options.config import TrainConfig
+from .options.spec import CARD_ITEMS
 from .solvers.options import Deadline
+from .solvers.progress import announce
 from .vectorised import frame_scores
 
 INFEASIBLE = "infeasible"
@@ -29,9 +31,6 @@ GRID_TOP = 0.05
 #: Values of the automatic grid, spaced evenly on a log scale from about 1/N to GRID_TOP.
 GRID_SIZE = 5
 RULE = "one standard error"
-#: Most items (rows of the card) a C0 chosen by the rule gives on average over the folds,
-#: when some C0 of the grid stays within it: a checklist a person reads at a glance.
-CARD_ITEMS = 10
 
 
 @dataclass(frozen=True)
@@ -151,6 +150,7 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
             test_data = data.subset(test).impute_with(fit_data.imputed)
             share = {} if deadline is None else {"deadline": deadline.part(1 / fits_left, config.work_limit)}
             fits_left -= 1
+            announce(progress, f"cross-validation: C0 {c0:g}, fold {number} of {len(parts)}")
             try:
                 if deadline is not None and deadline.remaining() <= 0:
                     raise NoModelInTimeError("no time left for this fold")  # the run's time is spent
@@ -160,6 +160,8 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
             except infeasible:
                 result = FoldResult(c0, number, None, None, None, 0.0, INFEASIBLE, None)
             else:
+                if model.training is not None and model.training.status == "interrupted":
+                    raise KeyboardInterrupt  # Ctrl-C stopped this fit: the whole run stops, not just the fold
                 test_margins = margins(model, test_data)
                 on_model(c0, test, test_margins)
                 t = model.training
@@ -176,13 +178,17 @@ def run(data: LabeledData, config: TrainConfig, folds: int, c0_grid: tuple[float
 
 
 def summarize(c0: float, rows: list[FoldResult]) -> FoldResult:
-    """Mean errors, median size, total time, the statuses seen and the largest gap."""
+    """Mean errors, median size, total time, the statuses seen and the largest gap; no means
+    when a fold found no model (an average of the others would hide it: the status then
+    says how many folds have one, ``3 of 5 folds``)."""
     solved = [r for r in rows if r.test_error is not None]
 
     def mean(name: str) -> float | None:
-        return statistics.fmean(getattr(r, name) for r in solved) if solved else None
+        return statistics.fmean(getattr(r, name) for r in solved) if solved and len(solved) == len(rows) else None
 
     statuses = sorted({r.status for r in rows})
+    if len(solved) < len(rows):
+        statuses = [f"{len(solved)} of {len(rows)} folds"] + statuses
     gaps = [r.gap for r in solved if r.gap is not None]
     return FoldResult(
         c0=c0, fold="all", train_error=mean("train_error"), test_error=mean("test_error"),
@@ -195,6 +201,13 @@ def summarize(c0: float, rows: list[FoldResult]) -> FoldResult:
 
 ZERO_ONE = "zero-one"
 LOGISTIC = "logistic"
+#: The candidate with no item: every row gets the training rows' majority class (and their
+#: base rate as its risk); the baseline the rule compares every card with.
+EMPTY = "empty"
+#: What the rule compares: the misclassification error (weighted by --w-pos), or, for a rare
+#: outcome, the logistic loss of the cards' risks on the rows they did not see.
+ERROR = "error"
+LOG_LOSS = "log-loss"
 
 
 @dataclass(frozen=True)
@@ -202,7 +215,10 @@ class GridPoint:
     """One candidate of the rule over its folds: mean test error, its standard error (the
     fold errors' standard deviation / sqrt(their number)), mean model size and mean training
     error. A 0-1-loss point is a C0 of the grid (``c0``); a logistic-loss point is the card of
-    ``items`` items of the logistic path (``loss`` "logistic", ``c0`` None: no C0 enters it)."""
+    ``items`` items of the logistic path (``loss`` "logistic", ``c0`` None: no C0 enters it);
+    the empty card is ``loss`` "empty". ``log_loss``/``log_loss_se``/``auc``: the mean test
+    logistic loss of its risks, its standard error and the mean test AUC, where the candidate
+    has risks (logistic cards and the empty card)."""
 
     c0: float | None
     test_error: float
@@ -211,10 +227,21 @@ class GridPoint:
     train_error: float
     loss: str = ZERO_ONE
     items: int | None = None
+    log_loss: float | None = None
+    log_loss_se: float | None = None
+    auc: float | None = None
+
+    def value(self, measure: str) -> tuple[float, float]:
+        """(mean, standard error) of ``measure`` on the test folds."""
+        if measure == LOG_LOSS:
+            return self.log_loss, self.log_loss_se
+        return self.test_error, self.se
 
     def record(self) -> dict:
         """As the model file's ``training.selection.grid`` holds it."""
         out = {"test_error": self.test_error, "se": self.se, "size": self.size, "train_error": self.train_error}
+        if self.log_loss is not None:
+            out |= {"log_loss": self.log_loss, "log_loss_se": self.log_loss_se, "auc": self.auc}
         if self.loss == ZERO_ONE:
             return {"c0": self.c0} | out
         return {"loss": self.loss, "items": self.items} | out
@@ -232,31 +259,45 @@ def grid_points(results: Iterable[FoldResult]) -> list[GridPoint]:
         if any(r.test_error is None for r in rows):
             continue
         tests = [r.test_error for r in rows]
-        se = statistics.stdev(tests) / math.sqrt(len(tests)) if len(tests) > 1 else 0.0
-        points.append(GridPoint(c0, statistics.fmean(tests), se, statistics.fmean(r.size for r in rows),
-                                statistics.fmean(r.train_error for r in rows)))
+        points.append(GridPoint(c0, statistics.fmean(tests), standard_error(tests),
+                                statistics.fmean(r.size for r in rows), statistics.fmean(r.train_error for r in rows)))
     return points
 
 
-def one_standard_error(points: Iterable[GridPoint], max_size: float | None = CARD_ITEMS) -> GridPoint | None:
-    """The smallest model within one standard error of the best mean test error.
+def standard_error(values: list[float]) -> float:
+    """The standard error of the mean of ``values`` (0 for one value)."""
+    return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
-    Only the candidates whose mean model size is at most ``max_size`` compete when there are
-    any (credit scoring: 26 items at 21.7 % against 7 at 22.7 %; the card of 7 is the one
-    a person can use). Among them, the candidates whose mean test error is at most the best
-    mean plus that best point's standard error; of those, the one with the smallest mean
-    model size; on a tie of size, a 0-1-loss card (its optimality can be proven) and then
-    the larger C0 (the sparser pressure). None for no points.
+
+def one_standard_error(points: Iterable[GridPoint], max_size: float | None = CARD_ITEMS,
+                       measure: str = ERROR) -> GridPoint | None:
+    """The smallest card within one standard error of the best mean ``measure``.
+
+    The cards compete: candidates of at least one item on average and at most ``max_size``
+    (``--max-items``) when there are any (credit scoring: 26 items at 21.7 % against 7 at
+    22.7 %; the card of 7 is the one a person can use). Among them, those whose mean is at
+    most the best mean plus that best point's standard error; of those, the one with the
+    smallest mean model size; on a tie of size, a 0-1-loss card (its optimality can be
+    proven) and then the larger C0 (the sparser pressure); a C0 whose folds average under one
+    item is no card. The empty card is chosen only when its mean is lower than every card's:
+    when no item improves the measure on rows the cards did not see. None for no points.
     """
     points = list(points)
-    small = [p for p in points if max_size is None or p.size <= max_size]
-    points = small or points
-    if not points:
-        return None
 
     def sparser(p: GridPoint) -> tuple:
         return (p.loss != ZERO_ONE, -(p.c0 or 0.0), p.items or 0)
 
-    best = min(points, key=lambda p: (p.test_error, p.size, sparser(p)))
-    within = [p for p in points if p.test_error <= best.test_error + best.se + 1e-12]
+    def key(p: GridPoint) -> tuple:
+        return (p.value(measure)[0], p.size, sparser(p))
+
+    floor = min((p for p in points if p.loss == EMPTY), key=key, default=None)
+    cards = [p for p in points if p.loss != EMPTY and p.size >= 1]
+    if not cards:
+        return floor or min(points, key=key, default=None)
+    cards = [p for p in cards if max_size is None or p.size <= max_size] or cards
+    best = min(cards, key=key)
+    if floor is not None and floor.value(measure)[0] < best.value(measure)[0] - 1e-12:
+        return floor
+    mean, se = best.value(measure)
+    within = [p for p in cards if p.value(measure)[0] <= mean + se + 1e-12]
     return min(within, key=lambda p: (p.size, sparser(p)))

@@ -36,7 +36,7 @@ import numpy as np
 from .data.design import Design, build
 from .data.families import design_for
 from .data.prepare import LabeledData
-from .folds import CARD_ITEMS, LOGISTIC, GridPoint, stratified_folds, weighted_error
+from .folds import EMPTY, LOGISTIC, GridPoint, standard_error, stratified_folds, weighted_error
 from .options.config import TrainConfig
 from .problem.constrained import constrained_problem
 from .problem.slim import SlimProblem
@@ -70,7 +70,7 @@ def offered(data: LabeledData, config: TrainConfig) -> SlimProblem | None:
     if config.model != "slim" or config.loss != "zero-one" or config.reduce:
         return None
     problem = constrained_problem(design_for(data, config), data, config)
-    plain = problem.constraints is None and problem.max_features is None and problem.min_features is None
+    plain = problem.constraints is None and config.max_features is None and config.min_features is None
     return problem if plain else None
 
 
@@ -82,11 +82,11 @@ def repeats_for(rows: int, columns: int, folds: int) -> int:
 
 def fit_card(data: LabeledData, config: TrainConfig, deadline: Deadline) -> tuple[Design, SlimProblem,
                                                                                  list[LogisticCard]]:
-    """The design, problem and logistic cards of sizes 1..CARD_ITEMS of ``data`` (``config``'s
+    """The design, problem and logistic cards of sizes 1..``config.max_items`` of ``data`` (``config``'s
     c0 a number: it prices nothing here but the problem needs one)."""
     design = design_for(data, config)
     problem = constrained_problem(design, data, config)
-    return design, problem, logistic_cards(problem, CARD_ITEMS, Budget(math.inf, time.monotonic()
+    return design, problem, logistic_cards(problem, config.max_items, Budget(math.inf, time.monotonic()
                                                                        + deadline.remaining()))
 
 
@@ -114,29 +114,87 @@ def row_risk(fit: LogisticFit, data: LabeledData) -> tuple[float, float]:
 def cross_validate(data: LabeledData, config: TrainConfig, folds: int, deadline: Deadline,
                    columns: int | None = None) -> list[GridPoint]:
     """One point per card size: its mean test error over the folds of every dealing, the
-    standard error of that mean, mean items and mean training error. A dealing not finished
-    by ``deadline`` (a safety net) is left out; a size some fold's path did not reach too.
-    ``columns``: the design's columns on all rows, when the caller has them (they set the
-    number of dealings, :func:`repeats_for`)."""
+    standard error of that mean, mean items and mean training error, and the mean test
+    logistic loss of its risks (each fold's card with the risk curve it was fitted with), its
+    standard error and the mean test AUC. A dealing not finished by ``deadline`` (a safety
+    net) is left out; a size some fold's path did not reach too. ``columns``: the design's
+    columns on all rows, when the caller has them (they set the number of dealings,
+    :func:`repeats_for`)."""
     columns = len(design_for(data, config).columns) if columns is None else columns
     repeats = repeats_for(len(data.y), columns, folds)
     everything = np.arange(len(data.y))
-    errors: dict[int, list[tuple[float, float, int]]] = {}
+    found: dict[int, list[Fold]] = {}
     for r in range(repeats):
-        dealt: dict[int, list[tuple[float, float, int]]] = {}
+        dealt: dict[int, list[Fold]] = {}
         for test in stratified_folds(data.y, folds, config.seed + r):
             if deadline.expired():
-                return _points(errors)
+                return _points(found)
             fit_data = data.subset(np.setdiff1d(everything, test)).impute_with()
             test_data = data.subset(test).impute_with(fit_data.imputed)
             fit_design, _, cards = fit_card(fit_data, config, deadline)
             test_X = build(test_data, list(fit_design.columns)).X
             for size, card in enumerate(cards, start=1):
-                dealt.setdefault(size, []).append((_error(card, test_X, test_data, config.w_pos),
-                                                   _error(card, fit_design.X, fit_data, config.w_pos), card.size))
+                dealt.setdefault(size, []).append(_fold(card, test_X, test_data, fit_design.X, fit_data,
+                                                        config.w_pos))
         for size, rows in dealt.items():
-            errors.setdefault(size, []).extend(rows)
-    return _points(errors)
+            found.setdefault(size, []).extend(rows)
+    return _points(found)
+
+
+@dataclass(frozen=True)
+class Fold:
+    """A card's numbers on one fold: test and training error (weighted as the 0-1 grid's),
+    items, and the test rows' logistic loss and AUC of its risk."""
+
+    test_error: float
+    train_error: float
+    size: int
+    log_loss: float
+    auc: float
+
+
+def _fold(card: LogisticCard, test_X: np.ndarray, test: LabeledData, fit_X: np.ndarray, fit: LabeledData,
+          w_pos: float) -> Fold:
+    total = test_X @ card.coef.astype(np.float64)
+    risk = logistic_risk(total, card.scale, card.center)
+    return Fold(_error(card, test_X, test, w_pos), _error(card, fit_X, fit, w_pos), card.size,
+                log_loss(risk, test), auc(total, test))
+
+
+def logistic_risk(total: np.ndarray, scale: float, center: float) -> np.ndarray:
+    """``1 / (1 + exp(-scale (total - center)))``, the card's risk at each points total."""
+    if not math.isfinite(center):
+        return np.full(len(total), 0.0 if center > 0 else 1.0)
+    return 1.0 / (1.0 + np.exp(-np.clip(scale * (total - center), -700, 700)))
+
+
+#: Risks are kept this far from 0 and 1 in the logistic loss (a card that is certain and
+#: wrong costs -log(1e-12), not infinity).
+RISK_FLOOR = 1e-12
+
+
+def log_loss(risk: np.ndarray, data: LabeledData) -> float:
+    """The mean logistic loss of ``risk`` on ``data``'s rows (each row its count)."""
+    p = np.clip(risk, RISK_FLOOR, 1 - RISK_FLOOR)
+    positive = data.y > 0
+    loss = np.where(positive, -np.log(p), -np.log1p(-p))
+    weight = np.ones(len(p)) if data.counts is None else data.counts.astype(np.float64)
+    return float((loss * weight).sum() / weight.sum())
+
+
+def auc(total: np.ndarray, data: LabeledData) -> float:
+    """The area under the ROC curve of ``total`` on ``data``'s rows (Mann-Whitney: a tie counts
+    one half; each row its count); 0.5 when a class is absent."""
+    weight = np.ones(len(total)) if data.counts is None else data.counts.astype(np.float64)
+    positive = data.y > 0
+    pos, neg = weight[positive].sum(), weight[~positive].sum()
+    if pos == 0 or neg == 0:
+        return 0.5
+    values, inverse = np.unique(total, return_inverse=True)
+    pos_at = np.bincount(inverse, weights=weight * positive, minlength=len(values))
+    neg_at = np.bincount(inverse, weights=weight * ~positive, minlength=len(values))
+    below = np.cumsum(neg_at) - neg_at  # negatives with a lower total
+    return float((pos_at * (below + 0.5 * neg_at)).sum() / (pos * neg))
 
 
 def _error(card: LogisticCard, X: np.ndarray, data: LabeledData, w_pos: float) -> float:
@@ -147,17 +205,36 @@ def _error(card: LogisticCard, X: np.ndarray, data: LabeledData, w_pos: float) -
     return weighted_error(wrong, data, w_pos)
 
 
-def _points(errors: dict[int, list[tuple[float, float, int]]]) -> list[GridPoint]:
+def _points(found: dict[int, list[Fold]]) -> list[GridPoint]:
     """The grid points of the sizes every fold reached."""
-    if not errors:
+    if not found:
         return []
-    folds = max(len(rows) for rows in errors.values())
+    folds = max(len(rows) for rows in found.values())
     points = []
-    for size, rows in sorted(errors.items()):
+    for size, rows in sorted(found.items()):
         if len(rows) < folds:
             continue
-        tests = [r[0] for r in rows]
-        se = statistics.stdev(tests) / math.sqrt(len(tests)) if len(tests) > 1 else 0.0
-        points.append(GridPoint(None, statistics.fmean(tests), se, statistics.fmean(r[2] for r in rows),
-                                statistics.fmean(r[1] for r in rows), loss=LOGISTIC, items=size))
+        tests, losses = [r.test_error for r in rows], [r.log_loss for r in rows]
+        points.append(GridPoint(None, statistics.fmean(tests), standard_error(tests),
+                                statistics.fmean(r.size for r in rows), statistics.fmean(r.train_error for r in rows),
+                                loss=LOGISTIC, items=size, log_loss=statistics.fmean(losses),
+                                log_loss_se=standard_error(losses), auc=statistics.fmean(r.auc for r in rows)))
     return points
+
+
+def empty_point(data: LabeledData, folds: int, seed: int, w_pos: float) -> GridPoint:
+    """The empty card on the same folds: each fold's training rows' majority class (by the
+    class weights of --w-pos) for every test row, and their base rate as its risk."""
+    everything = np.arange(len(data.y))
+    rows = []
+    for test in stratified_folds(data.y, folds, seed):
+        fit, held = data.subset(np.setdiff1d(everything, test)), data.subset(test)
+        weight = np.ones(len(fit.y)) if fit.counts is None else fit.counts.astype(np.float64)
+        rate = float(weight[fit.y > 0].sum() / weight.sum())
+        positive = w_pos * rate > (1 - w_pos) * (1 - rate)
+        error = weighted_error(np.full(len(held.y), positive) != (held.y > 0), held, w_pos)
+        train = weighted_error(np.full(len(fit.y), positive) != (fit.y > 0), fit, w_pos)
+        rows.append(Fold(error, train, 0, log_loss(np.full(len(held.y), rate), held), 0.5))
+    tests, losses = [r.test_error for r in rows], [r.log_loss for r in rows]
+    return GridPoint(None, statistics.fmean(tests), standard_error(tests), 0.0, statistics.fmean(r.train_error for r in rows),
+                     loss=EMPTY, items=0, log_loss=statistics.fmean(losses), log_loss_se=standard_error(losses), auc=0.5)

@@ -32,7 +32,7 @@ def test_auto_writes_the_selection_and_show_prints_it(cli, write, tmp_path):
     raw = json.loads(out.read_text())["training"]
     selection = raw["selection"]
     assert selection["method"] == "cv" and selection["folds"] == 5 and selection["rule"] == "one standard error"
-    grid = [p["c0"] for p in selection["grid"] if p.get("loss") != "logistic"]
+    grid = [p["c0"] for p in selection["grid"] if "c0" in p]
     assert grid == list(c0_grid(120)) and selection["chosen"] in grid
     # plain SLIM: the logistic-loss cards of each size compete too (trainer/logistic_cv.py)
     assert [p["items"] for p in selection["grid"] if p.get("loss") == "logistic"] == [1, 2, 3]
@@ -47,21 +47,20 @@ def test_auto_writes_the_selection_and_show_prints_it(cli, write, tmp_path):
 
 def test_a_chosen_logistic_card_says_so_in_the_summary_show_and_cards(cli, tmp_path):
     """bankruptcy: the two-item logistic-loss card's CV error beats every 0-1 card of the grid
-    by more than a standard error; the user reads that it is a logistic-loss card, found and
-    not proven."""
+    by more than a standard error; then the exact program of its loss proves it optimal (six
+    design columns): the user reads that it is a logistic-loss card, and proven."""
     out = tmp_path / "m.json"
     run = cli("train", SHARED / "bankruptcy.csv", "--target", "NotBankrupt", "--time-limit", "600", "-o", out)
     assert run.code == 0, run.err
-    assert "logistic-loss card of 2 items (5-fold CV)" in run.err
-    assert "best found in" in run.err and "not proven optimal (no proof is sought for a logistic-loss card)" in run.err
+    assert "logistic-loss card of 2 items (5-fold CV)" in run.err and "| proven optimal |" in run.err
     selection = json.loads(out.read_text())["training"]["selection"]
     assert selection["loss"] == "logistic" and selection["items"] == 2
     shown = cli("show", out).out
-    assert "status       best_found" in shown and "logistic 2" in shown
+    assert "status       optimal" in shown and "logistic path + cutting planes" in shown and "logistic 2" in shown
     html = cli("export", out, "--format", "html", "-o", tmp_path / "m.html")
     assert html.code == 0, html.err
     page = (tmp_path / "m.html").read_text()
-    assert "logistic-loss card of 2 items (FasterRisk" in page and "not proven optimal" in page
+    assert "logistic-loss card of 2 items (FasterRisk" in page and "Proven optimal" in page
 
 
 def _table(out: str) -> list[str]:
@@ -75,7 +74,7 @@ def test_cv_without_a_grid_compares_the_auto_grid_and_recommends_one(cli, write)
     assert run.code == 0, run.err
     assert {line.split()[0] for line in _table(run.out)} == {f"{c:.4g}" for c in c0_grid(20)}
     assert {line.split()[1] for line in _table(run.out)} == {"1", "2", "all"}  # --folds 2
-    assert run.out.splitlines()[-1].startswith("recommended: C0 = ")
+    assert run.out.splitlines()[-1].startswith("recommended: the 0-1-loss card at C0 = ")
 
 
 def test_cv_recommends_the_card_train_chooses_logistic_cards_included(cli, tmp_path):
@@ -99,7 +98,7 @@ def test_cv_recommends_the_card_train_chooses_logistic_cards_included(cli, tmp_p
         return text[text.index("HOW THE CARD WAS CHOSEN"):].split("dealings of the folds")[0]
 
     assert block(run.out) == block(cli("show", out).out)
-    assert "logistic 2       0.6% ± 0.3%    2.0         0.4%  <- chosen" in block(run.out)
+    assert "logistic 2       0.6% ± 0.3%    2.0            0.4%  <- chosen" in block(run.out)
 
 
 def test_cv_with_a_grid_compares_those_c0s_only(cli):

@@ -58,7 +58,7 @@ def test_a_work_limit_gives_the_same_model_file_under_any_time_limit(cli, tmp_pa
         assert run.code == 0, run.err
         files.append(json.loads(out.read_text()))
     for model in files:
-        assert model["training"]["params"]["work_limit"] == 0.3 and model["training"]["status"] == "time_limit"
+        assert model["training"]["params"]["work_limit"] == 0.3 and model["training"]["status"] == "work_limit"
         del model["training"]["seconds"], model["training"]["params"]["time_limit"]
     assert files[0] == files[1]
 

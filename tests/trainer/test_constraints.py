@@ -220,7 +220,7 @@ def test_a_model_cut_short_by_the_time_limit_still_meets_every_requirement():
     model = train(data, TrainConfig(c0=1e-4, w_pos=0.998, max_fpr=0.2, max_features=5, coef_min=-5, coef_max=5,
                                     intercept_min=-20, intercept_max=20, signs={"SpiculatedMargin": "+"},
                                     time_limit=120, work_limit=0.2))  # a node limit: the same stop on any machine
-    assert model.training.status == "time_limit"
+    assert model.training.status == "work_limit"
     assert rates(model, data)["fpr"] <= 0.2 and len(model.terms) <= 5
     assert all(t.points >= 0 for t in model.terms if t.input == "SpiculatedMargin")
     assert model.terms  # the warm start is reweighted towards the limit, not just emptied

@@ -107,9 +107,9 @@ def test_impossible_constraints_raise_infeasible():
 
 def test_time_limit_returns_the_incumbent_with_its_gap():
     # A work limit (CBC's node limit) stops the solve at the same point on any machine; the
-    # time limit is only a safety net. A stop at the work limit reads "time_limit".
+    # time limit is only a safety net. A stop at the work limit reads "work_limit".
     model = train(breastcancer(), TrainConfig(c0=0.025, solver="cbc", time_limit=120, work_limit=0.2))
-    assert model.training.status == "time_limit" and model.training.solver == "cbc"
+    assert model.training.status == "work_limit" and model.training.solver == "cbc"
     assert 0 < model.training.gap < 1
     assert model.training.lower_bound < model.training.objective
     assert len(model.terms) == 2

@@ -69,12 +69,14 @@ def test_auto_records_the_grid_and_trains_the_final_model_with_the_chosen_c0():
     t = model.training
     s = t.selection
     assert s["method"] == "cv" and s["folds"] == 5 and s["rule"] == "one standard error"
-    zero_one = [p for p in s["grid"] if p.get("loss") != "logistic"]
+    zero_one = [p for p in s["grid"] if "c0" in p]
     assert [p["c0"] for p in zero_one] == list(c0_grid(60))
     assert [p["items"] for p in s["grid"] if p.get("loss") == "logistic"] == [1, 2, 3]  # the logistic cards
+    assert [p["items"] for p in s["grid"] if p.get("loss") == "empty"] == [0]  # the baseline: no item
+    assert s["measure"] == "error"
     assert s["chosen"] in [p["c0"] for p in zero_one] and t.params["c0"] == s["chosen"]
     chosen = one_standard_error([GridPoint(**p) for p in zero_one] +
-                                [GridPoint(None, **p) for p in s["grid"] if p.get("loss") == "logistic"])
+                                [GridPoint(None, **p) for p in s["grid"] if "c0" not in p])
     assert chosen.c0 == s["chosen"]
     assert t.status == "optimal"
     assert loads(dumps(model)).training.selection == s  # round trip
@@ -110,7 +112,7 @@ def test_auto_cross_validates_from_the_middle_of_the_grid_so_a_short_run_keeps_i
     from scorecard.runtime.errors import NoModelInTimeError
     from scorecard.trainer.select import choose_c0
     from scorecard.trainer.solvers.options import Deadline
-    from scorecard.trainer.train import _fold_fit
+    from scorecard.trainer.train import fold_fit
 
     order = []
 
@@ -118,12 +120,12 @@ def test_auto_cross_validates_from_the_middle_of_the_grid_so_a_short_run_keeps_i
         order.append(cfg.c0)
         if len(order) > 5:
             raise NoModelInTimeError("this fit's share of the time is spent")
-        return _fold_fit(data, cfg, **options)
+        return fold_fit(data, cfg, **options)
 
     data = _tiny()
     selection = choose_c0(data, TrainConfig(time_limit=60), Deadline.after(60), fit=fit)
     grid = c0_grid(60)
     assert order == [c0 for c0 in (grid[2], grid[3], grid[1], grid[4], grid[0]) for _ in range(5)]
     assert [p.c0 for p in selection.points if p.loss == "zero-one"] == [grid[2]] and selection.chosen == grid[2]
-    full = choose_c0(data, TrainConfig(time_limit=60), Deadline.after(60), fit=_fold_fit)
+    full = choose_c0(data, TrainConfig(time_limit=60), Deadline.after(60), fit=fold_fit)
     assert [p.c0 for p in full.points if p.loss == "zero-one"] == list(grid)

@@ -45,7 +45,7 @@ def test_progress_events_reach_the_callback_while_solving(solver):
     events: list[Progress] = []
     model = train(breastcancer(), TrainConfig(c0=0.025, solver=solver, time_limit=120, work_limit=0.05),
                   progress=events.append)
-    assert model.training.status == "time_limit" and model.training.solver == solver
+    assert model.training.status == "work_limit" and model.training.solver == solver
     assert events and all(isinstance(e, Progress) for e in events)
     assert any(e.incumbent is not None for e in events)
     assert [e.elapsed for e in events] == sorted(e.elapsed for e in events)

@@ -87,7 +87,7 @@ def test_the_cutting_planes_of_a_convex_loss_stop_at_their_rounds_of_work():
     data = prepare(_noisy(seed=7, n=200, k=5), "y")
     model = train(data, TrainConfig(c0=0.001, loss="logistic", time_limit=600, work_limit=2 / ROUNDS_PER_WORK),
                   warn=lambda m: None)
-    assert model.training.status == "iteration_limit"
+    assert model.training.status == "work_limit"  # its own status: a reproducible stop, not the clock's
     assert model.training.params["cutting_planes"]["iterations"] == 2
 
 
@@ -97,7 +97,7 @@ def test_a_run_the_time_limit_stops_first_says_it_may_not_be_reproducible():
     # a deadline already past stops the run before any work on every machine (the warm start's model)
     model = train(prepare(frame, "Benign"), TrainConfig(c0=0.002, time_limit=3, work_limit=1000),
                   deadline=Deadline.after(0.0), warn=said.append)
-    assert model.training.status == "time_limit"
+    assert model.training.status == "time_limit" and model.training.params["time_limit_cut"] is True
     assert [m for m in said if "--work-limit" in m] == [
-        "--time-limit 3 s stopped the training before --work-limit 1000: another run may give another model; "
-        "raise --time-limit to make it reproducible"]
+        "--time-limit 3 s stopped the training before --work-limit 1000 was done: another run may give another "
+        "card; raise --time-limit to make it reproducible"]

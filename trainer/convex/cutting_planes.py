@@ -88,7 +88,8 @@ class CuttingPlaneResult:
     objective: its true objective ``L + penalty`` (the upper bound).
     lower_bound: the master's optimum at the last round (no lattice point does better).
     gap: ``objective - lower_bound`` (absolute, in objective units).
-    status: "optimal", "time_limit" or "iteration_limit".
+    status: "optimal", "time_limit", "iteration_limit" or "interrupted" (Ctrl-C during a master
+      solve: the best point so far).
     iterations: rounds (master solves); cuts: oracle answers used as cuts.
     passes: passes over all the rows (oracle and curvature calls; subsample passes not counted).
     proof: "curvature" (the certificate closed the gap) or "cuts" (Algorithm 1's master did).
@@ -140,7 +141,7 @@ class Master:
         P = space.size
         self.lam = list(range(P))
         self._add_cols([float(v) for v in space.lower], [float(v) for v in space.upper], [0.0] * P)
-        self._set_integer(self.lam)
+        self._set_integer([j for j in self.lam if j not in space.continuous])
         self.theta = self._add_cols([-shift], [self._inf], [1.0])[0]
         alphas = []
         for j in range(P):
@@ -202,14 +203,21 @@ class Master:
         self._row(rhs, self._inf, cols, [1.0] + [-float(g) for g in grad])
         self.cuts += 1
 
-    def solve(self, incumbent: np.ndarray | None = None,
-              seconds: float = math.inf) -> tuple[np.ndarray, float] | None:
+    def solve(self, incumbent: np.ndarray | None = None, seconds: float = math.inf,
+              max_nodes: int | None = None, cutoff: float | None = None) -> tuple[np.ndarray | None, float] | None:
         """The master's optimal coefficients and its optimum (a lower bound, unshifted); None
-        when its time ran out before it had a point. InfeasibleError when it has no solution
-        (the coefficient set is empty or contradictory)."""
+        when its time ran out before it had a point. ``max_nodes``: branch-and-bound nodes
+        (a deterministic budget; the best point and the dual bound so far when it is reached).
+        ``cutoff``: only points whose master objective is below it are of use (the incumbent's
+        objective): branch and bound prunes by it, and a master with none below it returns
+        ``(None, cutoff)``, a proof that nothing beats the incumbent.
+        InfeasibleError when it has no solution (the coefficient set is empty or contradictory)."""
         import highspy
 
         self.h.setOptionValue("time_limit", max(float(seconds), 0.01))
+        if max_nodes is not None:
+            self.h.setOptionValue("mip_max_nodes", int(max_nodes))
+        self.h.setOptionValue("objective_bound", math.inf if cutoff is None else cutoff - self.shift)
         if incumbent is not None:
             sol = highspy.HighsSolution()
             n = self.h.getNumCol()
@@ -220,17 +228,24 @@ class Master:
             self.h.setSolution(sol)
         self.h.run()
         status = self.h.getModelStatus()
-        stopped_with_point = (status == highspy.HighsModelStatus.kTimeLimit
-                              and self.h.getInfo().primal_solution_status == 2)
-        if status == highspy.HighsModelStatus.kTimeLimit and not stopped_with_point:
+        if cutoff is not None and status in (highspy.HighsModelStatus.kInfeasible,
+                                             highspy.HighsModelStatus.kObjectiveBound):
+            return None, cutoff  # no point of the master below the cutoff
+        stopped = status in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kSolutionLimit,
+                             highspy.HighsModelStatus.kIterationLimit)
+        stopped_with_point = stopped and self.h.getInfo().primal_solution_status == 2
+        if stopped and not stopped_with_point:
             return None
         if status != highspy.HighsModelStatus.kOptimal and not stopped_with_point:
             raise InfeasibleError("the coefficient set admits no model "
                                   f"(master status: {self.h.modelStatusToString(status)})")
-        values = np.asarray(self.h.getSolution().col_value)
+        values = np.asarray(self.h.getSolution().col_value)[: self.space.size]
         info = self.h.getInfo()
         bound = info.mip_dual_bound if math.isfinite(info.mip_dual_bound) else info.objective_function_value
-        return np.round(values[: self.space.size]), float(bound) + self.shift
+        point = np.round(values)
+        continuous = list(self.space.continuous)
+        point[continuous] = values[continuous]
+        return point, float(bound) + self.shift
 
 
 def default_tolerance(space: CoefficientSpace, loss: float) -> float:
@@ -271,17 +286,25 @@ class _Timed:
 def cutting_planes(oracle: Oracle, space: CoefficientSpace, *, tolerance: float | None = None,
                    time_limit: float = 300.0, max_iterations: int = 10_000,
                    progress: Callable[[Round], None] | None = None, threads: int = 1,
-                   certificate: bool = True) -> CuttingPlaneResult:
+                   certificate: bool = True, start: np.ndarray | None = None,
+                   max_nodes: int | None = None) -> CuttingPlaneResult:
     """Algorithm 1 (Benders' decomposition) until ``UB - LB <= tolerance``, curvature first.
 
     tolerance: absolute gap in objective units (None: :func:`default_tolerance`).
     certificate: for losses with curvature and oracles with a ``curvature`` pass, first try
       the curvature certificate (``curvature.py``); its evaluations seed the master either way.
     progress: called after every round with a :class:`Round`.
+    start: a lattice point to start from (a warm start, as RiskSLIM starts from a rounded
+      solution): its cut seeds the master and it is the first incumbent.
+    max_nodes: branch-and-bound nodes of each master solve (None: no limit); with
+      ``max_iterations`` the run's work is bounded, the same on any machine.
     """
     t0 = time.perf_counter()
     timed = _Timed(oracle)
     evaluations: list[Evaluation] = []
+    if start is not None:
+        start = np.asarray(start, dtype=np.float64)
+        evaluations.append(Evaluation(start, *timed(start)))
     best, best_obj, best_loss = None, math.inf, math.inf
     lower, proof, center = -math.inf, "cuts", None
     history: list[Round] = []
@@ -301,16 +324,17 @@ def cutting_planes(oracle: Oracle, space: CoefficientSpace, *, tolerance: float 
         history.append(Round(0, lower, best_obj, max(best_obj - lower, 0.0), time.perf_counter() - t0, len(evaluations)))
         if progress is not None:
             progress(history[-1])
+    if center is None and start is not None:
+        center = start  # in-out stabilization around the warm start when there is no relaxation
     if not evaluations:
         first = space.project(np.zeros(space.size))
         value, grad = timed(first)
         evaluations.append(Evaluation(first, value, grad))
     tolerance = default_tolerance(space, evaluations[-1].value) if tolerance is None else tolerance
     seen = {tuple(e.point): e.value for e in evaluations if space.feasible(e.point)}
-    if best is None:
-        for point, value in seen.items():
-            if value + space.penalty(np.array(point)) < best_obj:
-                best, best_obj, best_loss = np.array(point), value + space.penalty(np.array(point)), value
+    for point, value in seen.items():  # the start and every lattice point evaluated so far
+        if value + space.penalty(np.array(point)) < best_obj:
+            best, best_obj, best_loss = np.array(point), value + space.penalty(np.array(point)), value
     status, iterations, master_seconds, cuts = "optimal", 0, 0.0, len(evaluations)
     if best is None or best_obj - lower > tolerance:
         proof, status = "cuts", "iteration_limit"
@@ -322,7 +346,14 @@ def cutting_planes(oracle: Oracle, space: CoefficientSpace, *, tolerance: float 
                 status = "time_limit"
                 break
             t = time.perf_counter()
-            solved = master.solve(best, time_limit - (t - t0))
+            try:
+                solved = master.solve(best, time_limit - (t - t0), max_nodes,
+                                      cutoff=None if best is None else best_obj - 0.5 * tolerance)
+            except KeyboardInterrupt:  # Ctrl-C: the best point so far, status "interrupted"
+                if best is None:
+                    raise
+                status = "interrupted"
+                break
             master_seconds += time.perf_counter() - t
             if solved is None:  # the time ran out inside the master, before it had a point
                 status = "time_limit"
@@ -330,6 +361,11 @@ def cutting_planes(oracle: Oracle, space: CoefficientSpace, *, tolerance: float 
             lam, bound = solved
             iterations += 1
             lower = max(lower, bound)
+            if lam is None:  # nothing below the incumbent: proven
+                lower = max(lower, best_obj)
+                status = "optimal"
+                history.append(Round(iterations, lower, best_obj, 0.0, time.perf_counter() - t0, master.cuts))
+                break
             key = tuple(lam)
             repeated = key in seen
             if not repeated:

@@ -34,6 +34,9 @@ class CoefficientSpace:
     intercept: int | None = 0
     max_features: int | None = None
     min_features: int | None = None
+    #: Columns whose value is any real number in their bounds, not an integer (a logistic card's
+    #: offset, ``card_proof.py``).
+    continuous: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.lower)
@@ -63,7 +66,8 @@ class CoefficientSpace:
     def feasible(self, lam: np.ndarray) -> bool:
         """Is ``lam`` a point of the lattice (bounds, value sets, feature counts)?"""
         for j, v in enumerate(lam):
-            if not (self.lower[j] - 1e-9 <= v <= self.upper[j] + 1e-9) or abs(v - round(v)) > 1e-9 and self.allowed(j) is None:
+            integral = j in self.continuous or abs(v - round(v)) <= 1e-9
+            if not (self.lower[j] - 1e-9 <= v <= self.upper[j] + 1e-9) or not integral and self.allowed(j) is None:
                 return False
             allowed = self.allowed(j)
             if allowed is not None and not any(abs(v - a) <= 1e-9 for a in allowed):
@@ -91,7 +95,7 @@ class CoefficientSpace:
         for j, v in enumerate(np.asarray(lam, dtype=np.float64)):
             allowed = self.allowed(j)
             if allowed is None:
-                out[j] = min(max(round(v), self.lower[j]), self.upper[j])
+                out[j] = min(max(v if j in self.continuous else round(v), self.lower[j]), self.upper[j])
             else:
                 out[j] = min(allowed, key=lambda a: abs(a - v))
         return out

@@ -16,7 +16,7 @@
 A check is a callable ``check(value) -> None | expected | (shown, expected)``: None when the
 value is good, else what to use instead; the message is always
 ``"--c0: -1 is not valid; use a number >= 0 (e.g. 0.01)"``. :class:`Choices` and
-:class:`Number` are the declarative ones. An option whose default is None accepts None.
+:class:`Number` are the declarative ones. An option whose default is None, or whose type is Optional, accepts None.
 The constraint language (coefficient sets, tiers, at_most_one, ...) is checked and turned
 into its dataclasses by ``constraints.normalize_config``; those options have ``check=None``.
 """
@@ -112,6 +112,12 @@ def _flag(v: Any) -> Optional[str]:
 
 
 AUTO = "auto"  # --c0 auto: chosen by cross-validation (trainer/select.py)
+#: The most items (rows) a card has unless ``--max-items`` asks for more.
+CARD_ITEMS = 10
+#: ``--work-limit``'s default: the budget of deterministic work that decides every step of the
+#: default command (trainer/solvers/options.py), so the same file gives the same card on any
+#: machine, idle or busy; ``--time-limit`` is the hard cap that ends the command.
+DEFAULT_WORK = 1.0
 _C0_NUMBER = Number(low=0, note="e.g. 0.01")
 
 
@@ -204,6 +210,12 @@ class Option:
     section: str = "model"
 
     @property
+    def accepts_none(self) -> bool:
+        """None is a value of its own: the default is None, or the type is Optional (``work_limit``:
+        None from the Python API leaves the steps to the clock alone)."""
+        return self.default is None or type(None) in getattr(self.type, "__args__", ())
+
+    @property
     def flag(self) -> str:
         """The name messages use: ``--c0``, ``--sign``, ``--negations``; the key without a flag."""
         return self.flags[0].split("/")[0] if self.flags else self.name
@@ -274,12 +286,13 @@ OPTIONS: tuple[Option, ...] = (
     Option("c0", Union[float, str], "auto", _c0, "Accuracy given up per feature (L0 penalty), or auto: chosen by "
            "5-fold cross-validation.", ("--c0",), str, "number_or_auto", metavar="{X,auto}", estimator=True,
            estimator_default=0.01,
-           doc="training accuracy given up to use one more feature, the L0 penalty; `auto` chooses it by stratified "
-               "5-fold cross-validation over a grid from about 1/N to 0.05 (the smallest model within one standard "
-               "error of the best mean test error, among cards of at most 10 items on average when there are any; "
-               "half the time limit; for plain SLIM the logistic-loss cards of 1 to 10 items compete too, and a "
-               "chosen one is the model), recorded in `training.selection` "
-               "(`SLIMClassifier`: 0.01)"),
+           doc="training accuracy given up to use one more feature, the L0 penalty; `auto` chooses the card by "
+               "stratified 5-fold cross-validation among the 0-1-loss cards of a C0 grid from about 1/N to 0.05, for "
+               "plain SLIM the logistic-loss cards of 1 to --max-items items, and the empty card: the smallest card "
+               "within one standard error of the best mean test error (for a rare outcome, the smaller class under "
+               "20 % of the rows, the logistic loss of its risks), the empty card only when no card beats it; a "
+               "chosen logistic-loss card then gets the exact program of its loss (a proof or a bound); recorded in "
+               "`training.selection` (`SLIMClassifier`: 0.01)"),
     Option("w_pos", float, 0.5, Number(low=0, high=1, low_open=True, high_open=True),
            "Weight of the positive class, in (0, 1).", ("--w-pos",), float, metavar="W", estimator=True,
            doc="weight of the positive class in (0, 1); negatives get 1 - W, in training's 0-1 loss and in the "
@@ -345,6 +358,12 @@ OPTIONS: tuple[Option, ...] = (
            ("--max-features",), int, metavar="N", estimator=True, section="features",
            doc="at most this many features (Section 2.5); in SLIM and PILM a feature is a column of the data, "
                "however many conditions (cut-offs, levels) of it the card shows"),
+    Option("max_items", int, CARD_ITEMS, Number(low=1, integer=True, note=f"the default is {CARD_ITEMS}"),
+           "At most this many items (rows of the card: conditions and points x value).", ("--max-items",), int,
+           metavar="N", estimator=True, section="features",
+           doc="at most this many items, the rows of the card (each condition with its points, each `points x "
+               "value`), in every model and in every candidate `--c0 auto` compares: a card a person reads at a "
+               "glance; more only when asked for"),
     Option("min_features", Optional[int], None, Number(low=0, integer=True),
            "At least this many features (counted as --max-features does).", ("--min-features",), int,
            metavar="N", estimator=True, section="features", doc="at least this many features (counted as --max-features)"),
@@ -408,18 +427,18 @@ OPTIONS: tuple[Option, ...] = (
            ("--time-limit",), float, metavar="S", estimator=True, estimator_default=60.0, section="solver",
            doc="time budget in seconds for the whole command: every phase, every C0 and fold of `cv`, "
                "start-up, reading and writing included (`SLIMClassifier`: 60, for `fit`)"),
-    Option("work_limit", Optional[float], None, Number(low=0, low_open=True, kind="a number",
-                                                       note="units of deterministic work, e.g. 10"),
+    Option("work_limit", Optional[float], DEFAULT_WORK, Number(low=0, low_open=True, kind="a number",
+                                                               note="units of deterministic work, e.g. 10"),
            "Deterministic work per solve: the same model on any machine, under any load.",
            ("--work-limit",), float, metavar="W", estimator=True, section="solver",
-           doc="a budget of deterministic work per solve instead of the clock, so that the same data and options "
-               "give the same model on any machine and under any load: CP-SAT stops after W of its deterministic "
-               "seconds (one worker), CBC and HiGHS after 100 W branch-and-bound nodes (one thread), the cutting "
-               "planes of a convex `--loss` after 20 W rounds, and the heuristics that otherwise run by the clock "
-               "(local search, the listing of exhaustive search's plan) get work budgets of their own (`--reduce` "
-               "looks at every row); `--time-limit` stays a safety net (a run it stops is not reproducible). "
-               "Every fold and C0 of `--c0 auto` and `cv` gets W; a solve stopped by W has status `time_limit` "
-               "(`iteration_limit` for the cutting planes)"),
+           doc="the budget of deterministic work that decides every step, so that the same data and options give "
+               "the same model on any machine, idle or busy: CP-SAT stops after W of its deterministic seconds (one "
+               "worker), CBC and HiGHS after 100 W branch-and-bound nodes (one thread), the cutting planes after "
+               "20 W rounds, and the heuristics (local search, exhaustive search's plan, the warm start) count their "
+               "work; the final solve gets W, each fit of `--c0 auto`'s and `cv`'s folds a twentieth of it. A solve "
+               "that ends on W has status `work_limit`; `--time-limit` stays the hard cap: a run it cuts short has "
+               "status `time_limit` and says that another run may give another card. One unit is about a second of "
+               "one core"),
     Option("threads", int, 1, Number(low=1, integer=True), "Solver threads.", ("--threads",), int, metavar="N",
            estimator=True, section="solver"),
     Option("seed", int, 0, Number(low=0, integer=True), "Random seed (solver, folds).", ("--seed",), int,
@@ -516,6 +535,8 @@ RULES: tuple[Rule, ...] = (
     Rule("--min-features", lambda v: None if v["max_features"] is None or v["min_features"] is None
          or v["min_features"] <= v["max_features"]
          else (v["min_features"], f"at most --max-features ({v['max_features']})")),
+    Rule("--min-features", lambda v: None if v["min_features"] is None or v["min_features"] <= v["max_items"]
+         else (v["min_features"], f"at most --max-items ({v['max_items']}): each feature is at least one item")),
     Rule("--c-rule", _c_rule),
     Rule("--model", _convex_model),
     Rule("--numeric-for", _cuts_read_otherwise),
@@ -532,7 +553,7 @@ def validate(values: Mapping[str, Any]) -> None:
     bad one). ``values`` holds every ``TrainConfig`` field."""
     for option in config_options():
         value = values[option.name]
-        if option.check is None or (value is None and option.default is None):
+        if option.check is None or (value is None and option.accepts_none):
             continue
         problem = option.check(value)
         if problem is not None:

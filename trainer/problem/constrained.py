@@ -190,6 +190,9 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
     if by_input and config.max_features is not None:
         widest_inputs = sorted((len(v) for v in columns_of.values()), reverse=True)
         base = replace(base, max_features=sum(widest_inputs[:config.max_features]))
+    # --max-items: at most that many non-zero points on the card (its rows), whatever else counts features
+    if base.max_features is None or base.max_features > config.max_items:
+        base = replace(base, max_features=config.max_items)
     positive = data.y > 0
     counts = np.ones(len(data.y)) if data.counts is None else data.counts
     pos_n = np.bincount(base.row_of, weights=positive * counts, minlength=len(base.X)).astype(np.int64)

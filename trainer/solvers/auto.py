@@ -38,6 +38,7 @@ from ..problem.bounds import unavoidable_loss
 from ..problem.slim import SlimProblem, free_columns
 from ..search import exhaustive
 from ..search import no_error as separable
+from ..search.warm_start import WORK as WARM_WORK
 from ..search.warm_start import Incumbent, warm_start
 from . import cpsat
 from .mip import solve_mip
@@ -67,6 +68,13 @@ PLAN_SECONDS = 1.0
 PLAN_SHARE = 0.15
 # Work of each size-limited exhaustive search (models of at most m features) before the MIP.
 SIZE_WORK = QUICK_WORK
+#: Under a work limit W, the fixed budgets above shrink with it (a fold's fit of ``--c0 auto``
+#: gets a twentieth of W): the quick plan and each size-limited one at most W x
+#: PLAN_PER_WORK, the full plan W x FULL_PLAN_PER_WORK, the warm start's beam and local search
+#: W x WARM_PER_WORK (about a second, five and one on one core here per unit).
+PLAN_PER_WORK = QUICK_WORK
+FULL_PLAN_PER_WORK = 1e8
+WARM_PER_WORK = 4e7
 
 MipStep = Callable[[SlimProblem, Incumbent, SolveOptions], Outcome]
 
@@ -110,21 +118,25 @@ def solve(problem: SlimProblem, options: SolveOptions, progress: Callable[[Progr
         report(warm_start(problem, seconds=0.0, on_improve=lambda inc: report(inc, "warm start"),
                           work=QUICK_WARM_WORK, until=deadline.at), "warm start")
         state["backend"] = "enumerate"
-        found = _exhaustive(problem, state["best"], QUICK_WORK, options, report, raise_bound)
+        found = _exhaustive(problem, state["best"], options.scaled(QUICK_WORK, PLAN_PER_WORK), options, report,
+                            raise_bound)
         if found is not None:
             return outcome(found.incumbent, found.lower_bound, found.status, "enumerate")
         state["backend"] = "warmstart"
         report(warm_start(problem, seconds=0.0, on_improve=lambda inc: report(inc, "warm start"),
-                          until=deadline.at), "warm start")
+                          until=deadline.at, work=options.scaled(WARM_WORK, WARM_PER_WORK)), "warm start")
         search = options.phase(LOCAL_SEARCH_SHARE, LOCAL_SEARCH_SECONDS)
         report(warm_start(problem, seconds=search.seconds, on_improve=lambda inc: report(inc, "local search"),
                           start=state["best"], until=deadline.at,
                           work=search.work * LOCAL_SEARCH_PER_SECOND if search.by_work else None),
                "local search")
         state["backend"] = "enumerate"
-        found = _exhaustive(problem, state["best"], FULL_WORK, options, report, raise_bound)
+        found = _exhaustive(problem, state["best"], options.scaled(FULL_WORK, FULL_PLAN_PER_WORK), options, report,
+                            raise_bound, full=True)
         if found is not None:
             return outcome(found.incumbent, found.lower_bound, found.status, "enumerate")
+        if not options.exact:
+            return outcome(state["best"], state["bound"], "time_limit", "warmstart")
         covered = _few_features(problem, state["best"], options, report, raise_bound)
         larger = dataclasses.replace(problem, min_features=max(problem.min_features or 0, covered + 1))
         state["backend"] = "cpsat"
@@ -149,10 +161,10 @@ def solve(problem: SlimProblem, options: SolveOptions, progress: Callable[[Progr
 
 
 def _exhaustive(problem: SlimProblem, incumbent: Incumbent, max_work: float, options: SolveOptions,
-                report: Callable[[Incumbent, str], None],
-                raise_bound: Callable[[float], None]) -> exhaustive.SearchResult | None:
-    """Exhaustive search if its plan fits ``max_work`` (None otherwise)."""
-    full = max_work >= FULL_WORK
+                report: Callable[[Incumbent, str], None], raise_bound: Callable[[float], None],
+                full: bool = False) -> exhaustive.SearchResult | None:
+    """Exhaustive search if its plan fits ``max_work`` (None otherwise); ``full``: the larger
+    plan, with conflict bounds and a longer listing."""
     listing = options.phase(PLAN_SHARE, at_least=PLAN_SECONDS) if full else options.phase(0.0, at_least=QUICK_PLAN_SECONDS)
     plan = exhaustive.plan(problem, incumbent.objective, max_work=max_work, seconds=listing.seconds,
                            listing=listing.work * exhaustive.LISTING_PER_SECOND, conflicts=full)
@@ -180,7 +192,8 @@ def _few_features(problem: SlimProblem, incumbent: Incumbent, options: SolveOpti
             break
         restricted = dataclasses.replace(problem, max_features=m)
         listing = options.phase(PLAN_SHARE, at_least=PLAN_SECONDS)
-        plan = exhaustive.plan(restricted, best.objective, max_work=SIZE_WORK, seconds=listing.seconds,
+        plan = exhaustive.plan(restricted, best.objective, max_work=options.scaled(SIZE_WORK, PLAN_PER_WORK),
+                               seconds=listing.seconds,
                                listing=listing.work * exhaustive.LISTING_PER_SECOND)
         if plan is None:
             break

@@ -20,7 +20,8 @@ from . import auto
 from .mip import solve_mip
 from .options import Phase, SolveOptions
 from .progress import ProgressCallback
-from .pulp_mip import SolveResult
+from .outcome import Outcome
+from .pulp_mip import SolveResult, resolve
 
 WARM_START_SHARE = 0.1  # of the time left, for the local search (and at most WARM_START_MAX s)
 WARM_START_MAX = 5.0
@@ -50,7 +51,12 @@ def fit_problem(problem: SlimProblem, options: SolveOptions,
     incumbent = warm_start(problem, seconds=search.clock, max_features=problem.max_features,
                            until=options.deadline.at)
     usable = _feasible(problem, incumbent, search)
-    out = solve_mip(problem, usable, options, progress)
+    try:
+        out = solve_mip(problem, usable, options, progress)
+    except KeyboardInterrupt:  # Ctrl-C: the warm start, when it meets every constraint
+        if usable is None:
+            raise
+        out = Outcome(usable, 0.0, "interrupted", resolve(options.solver), time.monotonic() - start)
     best = out.incumbent
     return best.coef, best.intercept, SolveResult(solver=out.backend, status=out.status, objective=best.objective,
                                                   bound=out.lower_bound, gap=out.gap,

@@ -106,13 +106,18 @@ class Phase:
 @dataclass(frozen=True)
 class SolveOptions:
     """solver: ``--solver``'s name; deadline: when every phase must be done; threads, seed:
-    the backends'; work_limit: deterministic work (see the module doc), None for none."""
+    the backends'; work_limit: deterministic work (see the module doc), None for none; exact:
+    whether the exact backends run after the heuristics."""
 
     solver: str = "auto"
     deadline: Deadline = field(default_factory=Deadline.never)
     threads: int = 1
     seed: int = 0
     work_limit: float | None = None
+    #: False for the fits of the cross-validation's folds: the heuristics and exhaustive search's
+    #: plans only, no CP-SAT or integer program (a fold's card estimates how well its C0 does
+    #: on new rows; it needs no proof).
+    exact: bool = True
 
     @classmethod
     def of(cls, config, deadline: Deadline | None = None) -> "SolveOptions":
@@ -129,6 +134,11 @@ class SolveOptions:
         if self.work_limit is None:
             return Phase(min(left, max(at_least, min(at_most, fraction * left))), math.inf)
         return Phase(left, max(min(at_least, self.work_limit), min(at_most, fraction * self.work_limit)))
+
+    def scaled(self, full: float, per_unit: float) -> float:
+        """A fixed work budget ``full`` (candidates x rows, entries), or under a work limit W at
+        most W x ``per_unit`` of it: a small limit keeps every step small."""
+        return full if self.work_limit is None else min(full, self.work_limit * per_unit)
 
     def until(self, deadline: Deadline) -> "SolveOptions":
         """The same options with another deadline."""

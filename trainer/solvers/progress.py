@@ -23,9 +23,18 @@ class Progress:
     bound: float | None
     gap: float | None
     message: str
+    #: A new step of the training begins (``message`` names it): shown even between two
+    #: redraws (``scorecard train --verbose`` prints each on a line of its own).
+    step: bool = False
 
 
 ProgressCallback = Callable[[Progress], None]
+
+
+def announce(progress: Optional[ProgressCallback], message: str) -> None:
+    """Tell ``progress`` that the step ``message`` begins (nothing without a callback)."""
+    if progress is not None:
+        progress(Progress(elapsed=0.0, incumbent=None, bound=None, gap=None, message=message, step=True))
 
 _NUMBER = r"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
 _CBC_NODES = re.compile(rf"Cbc0010I After \d+ nodes, \d+ on tree, {_NUMBER} best solution, best possible {_NUMBER}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import re
 import sys
 import tempfile
@@ -123,6 +124,30 @@ def _status(lp: pulp.LpProblem) -> str:
                              "give the solver more time or relax the constraints")
 
 
+def stop_children() -> None:
+    """End the child processes of this one (a CBC run PuLP started): a Ctrl-C from a terminal
+    reaches them too, but a SIGINT sent to this process alone (``kill -INT``) would leave CBC
+    running to its time limit after the command has exited. Linux's /proc; elsewhere nothing."""
+    me = str(os.getpid())
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                parent = fh.read().rsplit(")", 1)[1].split()[1]
+        except (OSError, IndexError):
+            continue
+        if parent == me:
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progress, nodes=None):
     """Run CBC with its log in a temp file (tailed for progress); returns its lower bound."""
     fd, log_path = tempfile.mkstemp(prefix="scorecard-cbc-", suffix=".log")
@@ -136,7 +161,11 @@ def _solve_cbc(lp, time_limit, threads, seed, gap_abs, warm_start, scale, progre
                                 options=options, maxNodes=nodes)
     try:
         with CbcLogWatcher(log_path, progress, scale, offset=lp.objective.constant):
-            cmd.solve(lp)
+            try:
+                cmd.solve(lp)
+            except KeyboardInterrupt:  # Ctrl-C sent to this process alone: CBC would go on without it
+                stop_children()
+                raise
         with open(log_path, encoding="utf-8", errors="replace") as fh:
             log = fh.read()
     finally:

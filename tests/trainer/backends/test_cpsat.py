@@ -117,7 +117,8 @@ def test_cpsat_cbc_and_auto_prove_the_same_optimum_on_a_heart_sample():
     frame["y"] = heart["Disease"].to_numpy()
     problem, config = problem_of(frame, c0=0.01, coef_min=-3, coef_max=3, intercept_min=-6, intercept_max=6)
     result = cpsat.solve(problem, None, SolveOptions(deadline=Deadline.after(120)))
-    coef, intercept, mip = fit_problem(problem, SolveOptions.of(config.with_options(solver="cbc", time_limit=120)))
+    coef, intercept, mip = fit_problem(problem, SolveOptions.of(config.with_options(solver="cbc", time_limit=120,
+                                                                                     work_limit=50)))
     out = auto.solve(problem, SolveOptions(deadline=Deadline.after(120)))
     assert (result.status, mip.status, out.status) == ("optimal", "optimal", "optimal")
     assert result.incumbent.objective == pytest.approx(problem.objective(coef, intercept), abs=1e-12)
