@@ -20,9 +20,10 @@ from markupsafe import Markup
 from scorecard import __version__
 from scorecard.runtime import Model
 from scorecard.runtime.names import visible
-from scorecard.runtime.stats import PSI_BANDS, Interval, Recalibration
-from scorecard.runtime.validation import Drift, Group, Outcome, ScoreGroup, Validation
-from scorecard.svgplot import bar_chart, calibration_chart, psi_chart, roc_chart
+from scorecard.runtime.stats import PSI_BANDS, Interval, Recalibration, psi_band
+from scorecard.runtime.subgroups import MIN_CLASS_ROWS, GroupNumbers
+from scorecard.runtime.validation import Drift, Group, GroupDrift, Outcome, ScoreGroup, Validation
+from scorecard.svgplot import bar_chart, calibration_chart, decision_chart, psi_chart, roc_chart
 
 from .html import density, page_template, render_html
 from .layout import card, outcome_text, result_text, selection_text
@@ -117,8 +118,10 @@ def _lines(text: str, width: int) -> int:
 
 
 def _report_height(model: Model, v: Validation) -> float:
-    """About how tall the report prints at zoom 1: the card beside the data and the
-    confusion table, three charts in a row, then the numbers and the training record."""
+    """About how tall the report's first sheet prints at zoom 1: the card beside the data and
+    the confusion table, the charts in a row (ROC, calibration when the model has a risk map,
+    score distribution, decision curve), then the numbers and the training record. The
+    subgroup tables of ``--by`` print on the sheets after it."""
     c = card(model)
     line = {"normal": 0.17, "compact": 0.15, "dense": 0.12, "tiny": 0.12}[density(c)]
     rows = sum(0.1 + line * _lines(row.condition(), 22) for row in c.rows) + 0.3 + line * 2
@@ -127,7 +130,8 @@ def _report_height(model: Model, v: Validation) -> float:
     side = 3.3 + sum(0.06 + 0.15 * _lines(visible(i.name), 16) for i in v.inputs)
     side += 0.15 * _lines(visible(outcome_text(model)), 14)  # the confusion table's heading
     header = 0.25 * _lines(c.title, 55) + 0.13 * _lines(visible(outcome_text(model)), 100)
-    return HEADER + header + max(card_height, side) + CHART * 0.8 + 2.4
+    charts = CHART * (0.62 if v.predicted is not None else 0.8)  # four charts in a row, or three
+    return HEADER + header + max(card_height, side) + charts + 2.6
 
 
 def _model_interval(model: Model) -> Callable[[Group], str]:
@@ -149,6 +153,65 @@ def _model_interval(model: Model) -> Callable[[Group], str]:
     return text
 
 
+#: The threshold probabilities the report's net benefit table lists (the chart shows 1% to 99%).
+DECISION_TABLE = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+
+
+def _threshold_text(model: Model) -> str:
+    t = model.threshold
+    return f"{t:g}" if isinstance(t, float) else str(t)
+
+
+def _decision(model: Model, v: Validation) -> tuple[Markup, list]:
+    """The decision-curve chart and the rows of its table, (threshold probability, treat all,
+    the card's prediction, the card's risk or None)."""
+    card_name = f"card (score > {_threshold_text(model)})"
+    series = {"treat all": [(p.threshold, p.treat_all) for p in v.decision],
+              card_name: [(p.threshold, p.card) for p in v.decision]}
+    if v.predicted is not None:
+        series["risk \u2265 threshold"] = [(p.threshold, p.risk) for p in v.decision]
+    chart = Markup(decision_chart(series, "Decision curve: net benefit"))
+    at = {round(p.threshold, 6): p for p in v.decision}
+    rows = [at[t] for t in DECISION_TABLE if t in at]
+    return chart, rows
+
+
+def _few(text: str) -> Markup:
+    return Markup('<span class="few">') + text + Markup("</span>")
+
+
+def _stacked(i: Interval | None, as_percent: bool = False, digits: int = 3) -> Markup:
+    """An estimate over its interval, in two lines (a table of many columns stays narrow)."""
+    if i is None:
+        return Markup("n/a")
+    both = page_interval(i, as_percent, digits)
+    value, _, rest = both.partition(" (")
+    return Markup("{}<br><span class=\"ci\">{}</span>").format(value, rest.rstrip(")"))
+
+
+def group_cells(g: GroupNumbers) -> list:
+    """One row of a subgroup table: rows, outcome rate, AUC, TPR, FPR, observed vs predicted,
+    calibration slope and intercept, Brier score; an estimate the group is too small for says
+    why (``GroupNumbers.too_few``), as a note."""
+    def either(value, shown, key: str):
+        if value is not None:
+            return shown()
+        return _few(g.too_few.get(key, "no risk map"))
+
+    rows = Markup("{}").format(g.rows)
+    if g.rows != g.scored:
+        rows += Markup('<br><span class="ci">{} without a score</span>').format(g.rows - g.scored)
+    r = g.recalibration
+    return [visible(g.label), rows, _stacked(g.outcome, True),
+            either(g.auc, lambda: _stacked(g.auc), "auc"),
+            either(g.tpr, lambda: _stacked(g.tpr, True), "tpr"), either(g.fpr, lambda: _stacked(g.fpr, True), "fpr"),
+            either(g.predicted, lambda: Markup("{}<br>vs {}").format(percent(g.observed), percent(g.predicted)),
+                   "predicted"),
+            either(r, lambda: _stacked(r.slope, digits=2), "recalibration"),
+            either(r, lambda: _stacked(r.intercept, digits=2), "recalibration"),
+            either(g.brier, lambda: f"{g.brier:.3f}", "brier")]
+
+
 def render_report(model: Model, v: Validation, data_name: str) -> str:
     """The validation report page of ``model`` on the data summarised in ``v``."""
     c = card(model)
@@ -161,6 +224,9 @@ def render_report(model: Model, v: Validation, data_name: str) -> str:
                              "Score distribution by class", "share of the class", "score")
     has_risk = v.predicted is not None
     slope, intercept = _recalibration_text(v.recalibration, label="")
+    decision, decision_rows = _decision(model, v)
+    subgroups = [(", ".join(visible(c) for c in b.columns), b.refused,
+                  [group_cells(g) for g in b.groups] + [group_cells(b.overall)]) for b in v.subgroups]
     return page_template("report.html.j2").render(
         model=model, card_title=c.title, v=v, data_name=data_name, version=__version__,
         outcome=outcome_text(model),
@@ -171,6 +237,8 @@ def render_report(model: Model, v: Validation, data_name: str) -> str:
                                              "Observed vs predicted risk by score")) if has_risk else None,
         distribution=Markup(distribution), percent=percent, interval_text=page_interval,
         model_interval=_model_interval(model),
+        decision=decision, decision_rows=decision_rows, card_name=f"card (score > {_threshold_text(model)})",
+        subgroups=subgroups, min_rows=MIN_CLASS_ROWS,
         slope=slope, intercept=intercept, training=_training(model), zoom=zoom(_report_height(model, v)))
 
 
@@ -205,6 +273,41 @@ def _outcome_lines(outcomes: tuple[Outcome | None, Outcome | None]) -> list[str]
     return lines
 
 
+def _estimate(g: GroupNumbers, name: str, text: str) -> str:
+    return f"{name} {text}" if g.too_few.get(_KEYS[name]) is None else f"{name} {g.too_few[_KEYS[name]]}"
+
+
+_KEYS = {"AUC": "auc", "TPR": "tpr", "FPR": "fpr", "slope": "recalibration", "intercept": "recalibration",
+         "Brier": "brier", "observed": "predicted"}
+
+
+def group_line(g: GroupDrift) -> str:
+    """``monitor --by``'s line for one group: ``by sex = female: rows 170 -> 160; score PSI 0.031
+    (no shift); outcome 30.0% -> 35.1% (...); AUC ... (baseline ...); TPR ...; FPR ...;
+    observed ... vs predicted ...; slope ...; intercept ...; Brier ...``; an estimate the group
+    is too small for says why."""
+    parts = [f"rows {g.rows[0]} -> {g.rows[1]}"]
+    parts.append(f"score PSI {g.psi:.3f} ({psi_band(g.psi)})" if g.psi is not None
+                 else f"score PSI n/a (no rows in the {'baseline' if not g.rows[0] else 'current data'})")
+    base, cur = g.outcomes
+    if cur is None:
+        parts.append("outcome: not in the current data" if g.rows[1] else "outcome: no current rows")
+    else:
+        before = f"{percent(base.outcome.value)} -> " if base is not None else ""
+        parts.append(f"outcome {before}{interval_text(cur.outcome, as_percent=True)}")
+        auc = _estimate(cur, "AUC", interval_text(cur.auc))
+        if cur.auc is not None and base is not None and base.auc is not None:
+            auc += f" (baseline {base.auc.value:.3f})"
+        parts += [auc, _estimate(cur, "TPR", interval_text(cur.tpr, as_percent=True)),
+                  _estimate(cur, "FPR", interval_text(cur.fpr, as_percent=True))]
+        if "predicted" in cur.too_few or cur.predicted is not None:
+            slope, intercept = _recalibration_text(cur.recalibration)
+            parts += [_estimate(cur, "observed", f"{percent(cur.observed)} vs predicted {percent(cur.predicted)}"),
+                      _estimate(cur, "slope", slope), _estimate(cur, "intercept", intercept),
+                      _estimate(cur, "Brier", f"{cur.brier:.3f}" if cur.brier is not None else "")]
+    return f"by {visible(g.column)} = {visible(g.label)}: " + "; ".join(parts)
+
+
 def drift_lines(d: Drift) -> list[str]:
     """What ``scorecard monitor`` prints: one line per item (the PSI of the score and of each
     input with its band, each input's missing-value rate, then the outcome)."""
@@ -214,7 +317,7 @@ def drift_lines(d: Drift) -> list[str]:
         lines.append(f"{what}: PSI {s.psi:.3f} ({s.band})")
     for name, (a, b) in d.missing.items():
         lines.append(f"missing {visible(name)}: {_rate_change(a, b, d.rows)}")
-    return lines + _outcome_lines(d.outcomes)
+    return lines + _outcome_lines(d.outcomes) + [group_line(g) for g in d.groups]
 
 
 def render_drift(model: Model, d: Drift) -> str:
@@ -245,4 +348,7 @@ def render_drift(model: Model, d: Drift) -> str:
         model=model, card_title=card(model).title, d=d, version=__version__, bands=PSI_BANDS,
         psi=Markup(psi_chart([("score" if s.kind == "score" else visible(s.name), s.psi) for s in d.shifts],
                              PSI_BANDS, "Population stability index")),
-        shares=shares, printed=printed, calibration=calibration, lines=lines, zoom=zoom(height), percent=percent)
+        shares=shares, printed=printed, calibration=calibration, lines=lines, zoom=zoom(height), percent=percent,
+        group_rows=[{"column": visible(g.column), "label": visible(g.label), "rows": g.rows, "psi": g.psi,
+                     "band": psi_band(g.psi) if g.psi is not None else ""} for g in d.groups],
+        group_lines=[group_line(g) for g in d.groups])

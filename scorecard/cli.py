@@ -619,8 +619,14 @@ class _Where:
         return self.locate(self.k)
 
 
-def _sample(model, path: str, outcome: str):
-    """The rows of ``path`` scored by the runtime, read as ``predict`` reads them."""
+By = Annotated[Optional[list[str]], typer.Option(
+    "--by", metavar="COL", help="Break the numbers down by the groups of COL (repeat for more columns; with "
+    "two or more, their combinations too).")]
+
+
+def _sample(model, path: str, outcome: str, columns: list[str] | tuple = ()):
+    """The rows of ``path`` scored by the runtime, read as ``predict`` reads them (and the
+    cells of ``columns``, those it has)."""
     from scorecard.runtime.validation import read_sample
     from scorecard.trainer.data.columnar import text_batches
 
@@ -633,26 +639,28 @@ def _sample(model, path: str, outcome: str):
                 yield _Where(locate, k), list(cells)
                 k += 1
 
-    return read_sample(model, header, records(), path, outcome)
+    return read_sample(model, header, records(), path, outcome, columns)
 
 
 @app.command()
 def report(model: ModelPath,
            data: Annotated[str, typer.Option("--data", help="CSV (or Parquet, or .xlsx) with the inputs and the outcome.")],
            output: Annotated[str, typer.Option("-o", "--output", help="Where to write the report page (HTML).")],
-           ) -> None:
+           by: By = None) -> None:
     """Write a validation report of MODEL on DATA: one printable page (TRIPOD's contents).
 
     Data summary, the card, discrimination (AUC with a 95% interval, ROC curve), calibration
     (observed vs predicted risk by score, slope and intercept), the confusion table at the
-    threshold, the score distribution by class, and how the model was trained."""
+    threshold, the score distribution by class, the decision curve (net benefit), and how the
+    model was trained; with --by, the numbers of each group on the sheets after it."""
     from scorecard.exporters.report import render_report
     from scorecard.runtime import load
     from scorecard.runtime.validation import validate
 
     _check_paths([model, data], [("-o", output)])
     fitted = load(model)
-    numbers = validate(fitted, _sample(fitted, data, "required"))
+    groups = by or []
+    numbers = validate(fitted, _sample(fitted, data, "required", groups), groups)
     write_atomic(output, render_report(fitted, numbers, os.path.basename(data)))
 
 
@@ -662,7 +670,7 @@ def monitor(model: ModelPath,
             current: Annotated[str, typer.Option("--current", help="The data it scores now (CSV).")],
             output: Annotated[Optional[str], typer.Option(
                 "-o", "--output", help="Also write the drift page (HTML) with the same numbers and plots.")] = None,
-            ) -> None:
+            by: By = None) -> None:
     """Compare CURRENT with BASELINE: population stability of the score and of each input,
     missing values, and the outcome rate and calibration when CURRENT has the outcome.
 
@@ -673,7 +681,9 @@ def monitor(model: ModelPath,
 
     _check_paths([model, baseline, current], [("-o", output)])
     fitted = load(model)
-    numbers = drift(fitted, _sample(fitted, baseline, "optional"), _sample(fitted, current, "optional"))
+    groups = by or []
+    numbers = drift(fitted, _sample(fitted, baseline, "optional", groups), _sample(fitted, current, "optional", groups),
+                    groups)
     if output is not None:
         write_atomic(output, render_drift(fitted, numbers))
     for line in drift_lines(numbers):

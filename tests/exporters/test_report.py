@@ -16,7 +16,7 @@ from engines import Elements, chromium, pdf_info, pdf_text, squash
 from paper_models import HOSTILE, breastcancer, diabetes_unmet, hostile, long_card, m_of_n, sleep_apnea
 from scorecard.exporters.layout import card
 from scorecard.exporters.report import ROC_POINTS, _thin, drift_lines, page_interval, render_drift, render_report
-from scorecard.runtime import Model, score
+from scorecard.runtime import Model, risk, score
 from scorecard.runtime.names import visible
 from scorecard.runtime.table import csv_records
 from scorecard.runtime.validation import drift, read_sample, validate
@@ -120,7 +120,7 @@ def test_report_shows_the_card_and_the_validation_numbers(pages, name):
     assert narrow(f"predicted {m.tp} {m.fp}") in text and narrow(f"not predicted {m.fn} {m.tn}") in text
     for i in v.inputs:
         assert narrow(f"{visible(i.name)} {i.missing}") in text
-    assert report.html.count("<svg") == 3 if model.probability else 2
+    assert report.html.count("<svg") == (4 if model.probability else 3)  # ROC, calibration, scores, decision curve
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -174,3 +174,49 @@ def test_a_roc_curve_of_many_scores_is_drawn_through_a_few_hundred_points():
     drawn = _thin(points)
     assert len(drawn) <= ROC_POINTS + 1 and drawn[0] == points[0] and drawn[-1] == points[-1]
     assert _thin(points[:3]) == points[:3]
+
+
+def test_report_by_group_prints_each_groups_numbers_on_the_sheets_after_the_first(tmp_path):
+    """``report --by site``: the first sheet as without it, then a table of each group's numbers,
+    the group too small for an estimate saying so in words, and the row of all rows."""
+    model = sleep_apnea()
+    rng = random.Random(4)
+    rows = list(csv.reader(io.StringIO(data_csv(model, 1, rows=600))))
+    names = rows[0][:-1]
+    out = [rows[0] + ["site"]]
+    positive = str(model.target.positive)
+    for cells in rows[1:]:  # the outcome drawn from the model's own risk, so both classes are common
+        p = risk(model, score(model, dict(zip(names, cells))))
+        outcome = (positive if rng.random() < p else f"not {positive}") if p is not None else cells[-1]
+        out.append(cells[:-1] + [outcome, "tiny" if len(out) > len(rows) - 3 else rng.choice(["north", "south"])])
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(out)
+    text = buffer.getvalue()
+    header, records = csv_records(io.StringIO(text), "sites.csv")
+    v = validate(model, read_sample(model, header, records, "sites.csv", "required", ["site"]), ["site"])
+    page = _print(tmp_path, "by-site", render_report(model, v, "sites.csv"))
+    first, second = page.text.split("\f")[:2]
+    assert page.pages == 2 and "BY GROUP" not in first and "BY GROUP" in second
+    (table,) = v.subgroups
+    assert [g.label for g in table.groups] == ["north", "south", "tiny"]
+    shown = narrow(second)
+    for g in table.groups[:2] + (table.overall,):
+        assert g.too_few == {}
+        for interval in (g.auc, g.tpr, g.fpr, g.outcome):
+            value, _, rest = page_interval(interval, interval is not g.auc).partition(" (")
+            assert narrow(value) in shown and narrow(rest.rstrip(")")) in shown
+        assert narrow(f"{g.brier:.3f}") in shown
+    assert narrow("too few rows with the outcome") in shown and table.groups[2].auc is None
+    assert narrow(f"all rows {v.rows}") in shown
+
+
+def test_report_draws_the_decision_curve_and_lists_its_net_benefit(pages):
+    model, v, _, report, _ = pages("sleep_apnea")
+    assert 'class="chart decision"' in report.html and 'aria-label="Decision curve: net benefit"' in report.html
+    table = report.html[report.html.index('id="decision"'):]
+    table = table[:table.index("</table>")]
+    at = {round(p.threshold, 2): p for p in v.decision}
+    for t in (0.05, 0.1, 0.5, 0.8):
+        p = at[t]
+        assert f"<td>{round(100 * t)}%</td><td class=\"num\">{p.treat_all:.4f}</td><td class=\"num\">{p.card:.4f}</td>" \
+               f"<td class=\"num\">{p.risk:.4f}</td><td class=\"num\">0</td>" in table
