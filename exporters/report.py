@@ -20,6 +20,7 @@ from markupsafe import Markup
 from scorecard import __version__
 from scorecard.runtime import Model
 from scorecard.runtime.names import visible
+from scorecard.runtime.limits import LimitValue
 from scorecard.runtime.stats import PSI_BANDS, Interval, Recalibration, psi_band
 from scorecard.runtime.subgroups import MIN_CLASS_ROWS, GroupNumbers
 from scorecard.runtime.validation import Drift, Group, GroupDrift, Outcome, ScoreGroup, Validation
@@ -131,7 +132,9 @@ def _report_height(model: Model, v: Validation) -> float:
     side += 0.15 * _lines(visible(outcome_text(model)), 14)  # the confusion table's heading
     header = 0.25 * _lines(c.title, 55) + 0.13 * _lines(visible(outcome_text(model)), 100)
     charts = CHART * (0.62 if v.predicted is not None else 0.8)  # four charts in a row, or three
-    return HEADER + header + max(card_height, side) + charts + 2.6
+    limits = (0.45 + sum(0.15 * max(_lines(_limit_groups(c.training), 40), _lines(_limit_groups(c.data), 40))
+                         for c in v.limits)) if v.limits else 0.0
+    return HEADER + header + max(card_height, side) + charts + 2.6 + limits
 
 
 def _model_interval(model: Model) -> Callable[[Group], str]:
@@ -212,6 +215,28 @@ def group_cells(g: GroupNumbers) -> list:
             either(g.brier, lambda: f"{g.brier:.3f}", "brier")]
 
 
+def _limit_value(checked: LimitValue | None, column: str) -> str:
+    """``0.048 (met)``: a limit's value and verdict; each group's rate follows in the table."""
+    if checked is None:
+        return f"the data has no column {visible(repr(column))}"
+    if checked.value is None:
+        return "n/a (no group has rows the rate counts)"
+    verdict = {True: "met", False: "NOT met", None: "n/a"}[checked.met]
+    return f"{checked.value:.3f} ({verdict})"
+
+
+def _limit_groups(checked: LimitValue | None) -> str:
+    if checked is None:
+        return ""
+    return "; ".join(f"{visible(str(g.group))}: {percent(g.rate)} ({g.count} of {g.rows})" for g in checked.groups)
+
+
+def limit_rows(v: Validation) -> list[tuple[str, str, str, str, str]]:
+    """The report's limits: (limit, value on training, its groups, value on DATA, its groups)."""
+    return [(visible(c.limit.text), _limit_value(c.training, c.limit.column), _limit_groups(c.training),
+             _limit_value(c.data, c.limit.column), _limit_groups(c.data)) for c in v.limits]
+
+
 def render_report(model: Model, v: Validation, data_name: str) -> str:
     """The validation report page of ``model`` on the data summarised in ``v``."""
     c = card(model)
@@ -238,7 +263,7 @@ def render_report(model: Model, v: Validation, data_name: str) -> str:
         distribution=Markup(distribution), percent=percent, interval_text=page_interval,
         model_interval=_model_interval(model),
         decision=decision, decision_rows=decision_rows, card_name=f"card (score > {_threshold_text(model)})",
-        subgroups=subgroups, min_rows=MIN_CLASS_ROWS,
+        subgroups=subgroups, min_rows=MIN_CLASS_ROWS, limits=limit_rows(v),
         slope=slope, intercept=intercept, training=_training(model), zoom=zoom(_report_height(model, v)))
 
 

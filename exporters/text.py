@@ -13,6 +13,7 @@ import unicodedata
 from typing import Any, Mapping
 
 from scorecard.runtime import Model, Training
+from scorecard.runtime.limits import limit_from_dict
 
 from .layout import Card, card, result_text, visible
 from .registry import Exporter, register
@@ -71,11 +72,16 @@ def _training_lines(t: Training, defaults: Mapping[str, Any] | None = None) -> l
     def g(x: float) -> str:
         return f"{x:.6g}"
 
+    def shown(key: str, value: Any) -> str:
+        if key == "limits" and isinstance(value, list):  # each limit in its own words
+            return "[" + "; ".join(limit_from_dict(v, f"limits[{k}]").text for k, v in enumerate(value)) + "]"
+        return f"{value}"
+
     if defaults is None:
-        params = ", ".join(f"{k}={v}" for k, v in sorted(t.params.items())) or "(none)"
+        params = ", ".join(f"{k}={shown(k, v)}" for k, v in sorted(t.params.items())) or "(none)"
     else:  # only the options that differ from the defaults
         changed = {k: v for k, v in t.params.items() if k not in defaults or defaults[k] != v}
-        params = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
+        params = ", ".join(f"{k}={shown(k, v)}" for k, v in sorted(changed.items()))
         params = f"{params} (the rest default)" if changed else "(all default)"
     fields = [
         ("result", result_text(t)), ("solver", t.solver), ("status", t.status), ("objective", g(t.objective)),
@@ -83,6 +89,10 @@ def _training_lines(t: Training, defaults: Mapping[str, Any] | None = None) -> l
         ("train error", f"{g(t.train_error)} ({t.train_error * 100:.1f}%)"), ("rows", str(t.n_rows)),
         ("params", params),
     ]
+    for record in t.limits:  # each --limit and its value on the training rows
+        value = "n/a" if record.get("value") is None else f"{record['value']:.4g}"
+        verdict = {True: "met", False: "NOT met"}.get(record.get("met"), "n/a")
+        fields.append(("limit", f"{record['limit']}: {value} on the training rows ({verdict})"))
     return ["HOW IT WAS TRAINED"] + [f"  {name:<12} {visible(value)}" for name, value in fields]
 
 

@@ -13,6 +13,7 @@ from typing import Any, Mapping, Union
 
 from .errors import ModelError
 from .files import write_atomic
+from .limits import limit_from_dict
 from .names import name_problem
 from .risk import check_probability
 
@@ -101,6 +102,10 @@ class Training:
     n_rows: int
     params: dict = field(default_factory=dict)
     selection: dict | None = None
+    #: The group limits trained under (``train --limit``, ``runtime/limits.py``), each with its
+    #: value on the training rows: ``{"limit": text, "rate", "column", "group"?, "max" | "min" |
+    #: "gap", "groups": [{"group", "count", "rows"}], "value", "met"}``.
+    limits: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -453,6 +458,8 @@ def to_dict(model: Model) -> dict:
         }
         if t.selection is not None:  # absent, not null, when C0 was given: older files read the same
             out["training"]["selection"] = t.selection
+        if t.limits:  # absent without limits
+            out["training"]["limits"] = list(t.limits)
     if model.meta:  # absent when there is none: files without it read the same
         out["meta"] = meta_dict(model.meta)
     return out
@@ -559,6 +566,26 @@ def _selection(raw: dict | None) -> dict | None:
     return raw
 
 
+def _limits(raw: list) -> tuple[dict, ...]:
+    """``training.limits`` checked: each a limit (``runtime/limits.py``) with its wording, its
+    groups' counts on the training rows, its value and verdict."""
+    for k, item in enumerate(raw):
+        w = f"training.limits[{k}]"
+        limit_from_dict(item, w, extra=("limit", "groups", "value", "met"))
+        _get(item, "limit", f"{w}.", str)
+        for j, g in enumerate(_get(item, "groups", f"{w}.", list)):
+            where = f"{w}.groups[{j}]"
+            if not isinstance(g, dict) or not (isinstance(g.get("group"), str) or _is_number(g.get("group"))):
+                _fail(where, "must be {\"group\": a value of the column, \"count\": rows, \"rows\": rows}")
+            count, rows = _get(g, "count", f"{where}.", int), _get(g, "rows", f"{where}.", int)
+            if not 0 <= count <= rows:
+                _fail(where, f"count {count} and rows {rows} must be 0 <= count <= rows")
+        if item.get("value") is not None and not _is_number(item["value"]):
+            _fail(f"{w}.value", f"must be a number or null, got {item['value']!r}")
+        _get(item, "met", f"{w}.", bool, optional=True)
+    return tuple(raw)
+
+
 def _card_loss(raw: dict, where: str) -> str:
     """A selection's or grid point's ``loss``: "zero-one" when absent, else "logistic"."""
     loss = raw.get("loss", "zero-one")
@@ -634,7 +661,8 @@ def from_dict(d: Any) -> Model:
             gap=_get(raw_t, "gap", w, (int, float)), seconds=_get(raw_t, "seconds", w, (int, float)),
             train_error=_get(raw_t, "train_error", w, (int, float)), n_rows=_get(raw_t, "n_rows", w, int),
             params=_get(raw_t, "params", w, dict, optional=True) or {},
-            selection=_selection(_get(raw_t, "selection", w, dict, optional=True)))
+            selection=_selection(_get(raw_t, "selection", w, dict, optional=True)),
+            limits=_limits(_get(raw_t, "limits", w, list, optional=True) or []))
     golden = []
     for k, raw in enumerate(_get(d, "golden", "", list, optional=True) or []):
         if not isinstance(raw, dict):

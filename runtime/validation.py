@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from .errors import DataError, RowError
+from .limits import GroupRate, Limit, LimitValue, evaluate, limit_from_dict, rates
 from .model import Input, Model, Number
 from .risk import risk_function
 from .score import EXACT, NUMBER, coerce, decide, format_number, is_missing, score
@@ -259,6 +260,8 @@ class Validation:
     decision: tuple["DecisionPoint", ...] = ()
     #: The numbers by group of each ``--by`` column (and of their combination).
     subgroups: tuple[Breakdown, ...] = ()
+    #: Each limit the model was trained under, on the training rows and on these.
+    limits: tuple["LimitCheck", ...] = ()
 
     @property
     def unscored(self) -> int:
@@ -317,6 +320,60 @@ def decision_curve(labels: Sequence[int], predictions: Sequence[int], risks: Seq
     return tuple(out)
 
 
+# ---------------------------------------------------------------------------- limits in groups
+
+
+@dataclass(frozen=True)
+class LimitCheck:
+    """A limit the model was trained under (``training.limits``): its value and verdict on the
+    training rows, as recorded, and on the sample's scored rows (None when the sample lacks the
+    limit's column)."""
+
+    limit: Limit
+    training: LimitValue
+    data: LimitValue | None
+
+
+def limit_columns(model: Model) -> list[str]:
+    """The columns the model's limits read (for ``read_sample``'s ``columns``)."""
+    return list(dict.fromkeys(record["column"] for record in (model.training.limits if model.training else ())))
+
+
+def cell_group(cell: object, numeric: bool) -> object:
+    """A cell as a group of a limit's column: a number (``score.NUMBER``) for a column of
+    numbers, else the text as written; None when missing, or not a number where one is due."""
+    if is_missing(cell):
+        return None
+    if not numeric:
+        return cell if isinstance(cell, str) else str(cell)
+    if isinstance(cell, (int, float)) and not isinstance(cell, bool):
+        number = float(cell)
+    else:
+        match = NUMBER.fullmatch(str(cell))
+        if match is None:
+            return None
+        number = float(match.group(1))
+    return int(number) if number.is_integer() and abs(number) <= EXACT else number
+
+
+def limit_checks(model: Model, sample: Sample) -> tuple[LimitCheck, ...]:
+    """Each limit of ``model.training.limits`` on the training rows (recorded) and on the
+    sample's scored rows with their outcome."""
+    out = []
+    for k, record in enumerate(model.training.limits if model.training else ()):
+        limit = limit_from_dict(record, f"training.limits[{k}]", extra=("limit", "groups", "value", "met"))
+        trained = tuple(GroupRate(g["group"], g["count"], g["rows"]) for g in record["groups"])
+        data = None
+        if limit.column in sample.columns and sample.labels is not None:
+            numeric = any(not isinstance(g.group, str) for g in trained) or (
+                limit.group is not None and not isinstance(limit.group, str))
+            cells = sample.columns[limit.column]
+            rows = ((cell_group(cells[r], numeric), sample.labels[r], sample.predictions[r], 1) for r in sample.scored)
+            data = evaluate(limit, rates(limit, rows))
+        out.append(LimitCheck(limit, LimitValue(limit, trained, record.get("value"), record.get("met")), data))
+    return tuple(out)
+
+
 def validate(model: Model, sample: Sample, by: Sequence[str] = ()) -> Validation:
     """The report's numbers; ``by``: columns of ``sample.columns`` to break them down by.
     Refuses (DataError) a sample without the outcome, without a scored row, or whose scored
@@ -350,7 +407,8 @@ def validate(model: Model, sample: Sample, by: Sequence[str] = ()) -> Validation
         decision=decision_curve(labels, [sample.predictions[k] for k in scored],  # type: ignore[misc]
                                 risks if has_risk else None),  # type: ignore[arg-type]
         subgroups=breakdowns(sample.columns, by, sample.source, labels_all, sample.scores, sample.predictions,
-                             sample.risks, has_risk) if by else ())
+                             sample.risks, has_risk) if by else (),
+        limits=limit_checks(model, sample))
 
 
 # ---------------------------------------------------------------------------- the monitor

@@ -655,12 +655,12 @@ def report(model: ModelPath,
     model was trained; with --by, the numbers of each group on the sheets after it."""
     from scorecard.exporters.report import render_report
     from scorecard.runtime import load
-    from scorecard.runtime.validation import validate
+    from scorecard.runtime.validation import limit_columns, validate
 
     _check_paths([model, data], [("-o", output)])
     fitted = load(model)
     groups = by or []
-    numbers = validate(fitted, _sample(fitted, data, "required", groups), groups)
+    numbers = validate(fitted, _sample(fitted, data, "required", groups + limit_columns(fitted)), groups)
     write_atomic(output, render_report(fitted, numbers, os.path.basename(data)))
 
 

@@ -9,14 +9,14 @@ import io
 import math
 import random
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from engines import Elements, chromium, pdf_info, pdf_text, squash
 from paper_models import HOSTILE, breastcancer, diabetes_unmet, hostile, long_card, m_of_n, sleep_apnea
 from scorecard.exporters.layout import card
-from scorecard.exporters.report import ROC_POINTS, _thin, drift_lines, page_interval, render_drift, render_report
-from scorecard.runtime import Model, risk, score
+from scorecard.exporters.report import ROC_POINTS, _thin, drift_lines, page_interval, percent, render_drift, render_report
+from scorecard.runtime import Model, Training, risk, score
 from scorecard.runtime.names import visible
 from scorecard.runtime.table import csv_records
 from scorecard.runtime.validation import drift, read_sample, validate
@@ -220,3 +220,28 @@ def test_report_draws_the_decision_curve_and_lists_its_net_benefit(pages):
         p = at[t]
         assert f"<td>{round(100 * t)}%</td><td class=\"num\">{p.treat_all:.4f}</td><td class=\"num\">{p.card:.4f}</td>" \
                f"<td class=\"num\">{p.risk:.4f}</td><td class=\"num\">0</td>" in table
+
+
+def test_a_model_trained_under_limits_reports_each_on_training_and_on_the_data_on_one_sheet(tmp_path):
+    """Two limits on the model's own 'female' column: the recorded training values beside the
+    values counted on the report's data, the page still one sheet."""
+    model = sleep_apnea()
+    records = ({"rate": "fpr", "column": "female", "group": 1, "max": 0.3, "limit": "fpr[female=1] <= 0.3",
+                "groups": [{"group": 1, "count": 12, "rows": 50}], "value": 0.24, "met": True},
+               {"rate": "tpr", "column": "female", "gap": 0.1, "limit": "tpr[female] gap <= 0.1",
+                "groups": [{"group": 0, "count": 80, "rows": 100}, {"group": 1, "count": 40, "rows": 50}],
+                "value": 0.0, "met": True})
+    model = replace(model, training=Training("cbc", "optimal", 0.2, 0.2, 0.0, 1.0, 0.2, 150, limits=records))
+    text = data_csv(model, 3, rows=400)
+    header, rows = csv_records(io.StringIO(text), "base.csv")
+    v = validate(model, read_sample(model, header, rows, "base.csv", "required", ["female"]))
+    first, second = v.limits
+    assert sorted(g.group for g in second.data.groups) == [0, 1] and [g.group for g in first.data.groups] == [1]
+    page = _print(tmp_path, "limits", render_report(model, v, "base.csv"))
+    assert page.pages == 1
+    shown = narrow(page.text)
+    assert narrow("fpr[female=1] <= 0.3") in shown and narrow("0.240 (met)") in shown
+    verdict = "met" if second.data.met else "NOT met"
+    assert narrow(f"{second.data.value:.3f} ({verdict})") in shown
+    for g in first.data.groups:
+        assert narrow(f"{percent(g.rate)} ({g.count} of {g.rows})") in shown
