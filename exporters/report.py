@@ -134,7 +134,8 @@ def _report_height(model: Model, v: Validation) -> float:
     charts = CHART * (0.62 if v.predicted is not None else 0.8)  # four charts in a row, or three
     limits = (0.45 + sum(0.15 * max(_lines(_limit_groups(c.training), 40), _lines(_limit_groups(c.data), 40))
                          for c in v.limits)) if v.limits else 0.0
-    return HEADER + header + max(card_height, side) + charts + 2.6 + limits
+    refit = 1.9 if v.refit is not None else 0.0
+    return HEADER + header + max(card_height, side) + charts + 2.6 + limits + refit
 
 
 def _model_interval(model: Model) -> Callable[[Group], str]:
@@ -237,6 +238,40 @@ def limit_rows(v: Validation) -> list[tuple[str, str, str, str, str]]:
              _limit_value(c.data, c.limit.column), _limit_groups(c.data)) for c in v.limits]
 
 
+def refit_rows(v: Validation) -> list[tuple[str, str, str]]:
+    """The report's comparison of the risks before and after the latest refit on its data:
+    (what, before, after) for the mean predicted risk, the calibration slope and intercept and
+    the Brier score."""
+    r = v.refit
+    if r is None:
+        return []
+    b, a = r.before, r.after
+    observed = percent((v.confusion.tp + v.confusion.fn) / v.scored)  # the outcome rate of the scored rows
+    rows = [(f"mean predicted risk (observed {observed})", percent(b.predicted) if b else "no risks",
+             percent(a.predicted))]
+    for what, pick in (("calibration slope", lambda c: c.recalibration.slope),
+                       ("calibration intercept", lambda c: c.recalibration.intercept)):
+        rows.append((what, page_interval(pick(b), digits=2) if b else "", page_interval(pick(a), digits=2)))
+    rows.append(("Brier score", f"{b.brier:.4f}" if b else "", f"{a.brier:.4f}"))
+    return rows
+
+
+def refit_heading(v: Validation) -> str:
+    """"Refitted on 709 rows of local.csv (Third class) on 2026-11-28 (SHA-256 ...): risk = ..., a
+    -1.72 (-1.96 to -1.47), b 1.68 (1.32 to 2.04).": the latest refit as its history entry
+    records it."""
+    e = v.refit.entry  # type: ignore[union-attr]
+    site = f" ({visible(e['site'])})" if e.get("site") else ""
+    fit = e["fit"]
+
+    def shown(i: dict) -> str:
+        return f"{i['value']:.2f} ({i['low']:.2f} to {i['high']:.2f})"
+
+    return (f"Refitted on {e.get('scored', e['rows'])} rows of {visible(e['data'])}{site} on {e['at'][:10]} (SHA-256 "
+            f"{str(e.get('sha256', ''))[:12]}...): risk = 1 / (1 + exp(\u2212(a + b (score \u2212 T)))), T = "
+            f"{fit['center']:g} (the threshold), a {shown(fit['intercept'])}, b {shown(fit['slope'])}.")
+
+
 def render_report(model: Model, v: Validation, data_name: str) -> str:
     """The validation report page of ``model`` on the data summarised in ``v``."""
     c = card(model)
@@ -258,8 +293,12 @@ def render_report(model: Model, v: Validation, data_name: str) -> str:
         card_html=Markup(render_html(model, fragment=True)),
         roc=Markup(roc_chart(_thin([(fpr, tpr) for _, fpr, tpr in v.roc]), v.operating_point,
                              f"ROC curve (AUC {v.auc.value:.3f})")),
-        calibration=Markup(calibration_chart({"observed": _calibration_points(v.groups)},
-                                             "Observed vs predicted risk by score")) if has_risk else None,
+        calibration=Markup(calibration_chart(
+            {"observed": _calibration_points(v.groups)} if v.refit is None or v.refit.before is None else
+            {"before the refit": _calibration_points(v.refit.before.groups),
+             "after": _calibration_points(v.refit.after.groups)},
+            "Observed vs predicted risk by score")) if has_risk else None,
+        refit_rows=refit_rows(v), refit_heading=refit_heading(v) if v.refit else "",
         distribution=Markup(distribution), percent=percent, interval_text=page_interval,
         model_interval=_model_interval(model),
         decision=decision, decision_rows=decision_rows, card_name=f"card (score > {_threshold_text(model)})",

@@ -152,7 +152,32 @@ def render_text(model: Model, defaults: Mapping[str, Any] | None = None) -> str:
         blocks.append(_training_lines(model.training, defaults))
         if model.training.selection:
             blocks.append(selection_lines(model.training.selection))
+    if model.history:
+        blocks.append(history_lines(model.history))
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
+
+
+def history_lines(history: tuple[dict, ...]) -> list[str]:
+    """``show``'s HISTORY block: what was done to the model after training, oldest first (a
+    recalibration: when, on which rows of which data and site, the refitted curve's intercept
+    and slope, and how the risks it replaced were calibrated on those rows)."""
+    def shown(i: dict | None) -> str:
+        return "n/a" if i is None else f"{i['value']:.3g} (95% CI {i['low']:.3g} to {i['high']:.3g})"
+
+    lines = ["HISTORY"]
+    for entry in history:
+        site = f", site {entry['site']}" if entry.get("site") else ""
+        lines.append(f"  {entry['at']}  {entry['event']} on {entry.get('scored', entry['rows'])} rows of "
+                     f"{entry['data']}{site} (SHA-256 {str(entry.get('sha256', ''))[:12]}...)")
+        fit = entry.get("fit") or {}
+        if "intercept" in fit:
+            lines.append(f"    risk = 1 / (1 + exp(-(a + b (score - T)))), T = {fit['center']:g}: a {shown(fit['intercept'])}, "
+                         f"b {shown(fit['slope'])}")
+        before = entry.get("before")
+        if before:
+            lines.append(f"    the risks it replaced, on those rows: calibration slope {shown(before['slope'])}, "
+                         f"intercept {shown(before['intercept'])}")
+    return [visible(line) for line in lines]
 
 
 register(Exporter("text", ".txt", render_text, "the scorecard as plain text, as `scorecard show` prints it"))

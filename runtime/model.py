@@ -183,6 +183,10 @@ class Model:
     training: Training | None = None
     golden: tuple[GoldenRow, ...] = ()
     meta: Meta = Meta()
+    #: What was done to the model after training, oldest first (``scorecard recalibrate``): each
+    #: ``{"event": "recalibrated", "at": ISO time, "data", "sha256", "rows", "site"?, "fit",
+    #: "before", "previous": the risk map it replaced, ...}``.
+    history: tuple[dict, ...] = ()
 
     def __post_init__(self) -> None:
         _check_model(self)
@@ -462,6 +466,8 @@ def to_dict(model: Model) -> dict:
             out["training"]["limits"] = list(t.limits)
     if model.meta:  # absent when there is none: files without it read the same
         out["meta"] = meta_dict(model.meta)
+    if model.history:  # absent when nothing was done after training
+        out["history"] = list(model.history)
     return out
 
 
@@ -586,6 +592,34 @@ def _limits(raw: list) -> tuple[dict, ...]:
     return tuple(raw)
 
 
+#: The events of ``history``.
+EVENTS = ("recalibrated",)
+
+
+def _history(raw: list) -> tuple[dict, ...]:
+    """``history`` checked: each entry an object with a known ``event``, its time ``at`` (text),
+    and, for a recalibration, the data it was refitted on (``data``, ``rows``), the ``fit`` and
+    the risk map it replaced (``previous``: null or a valid map); other fields are kept as they are."""
+    for k, entry in enumerate(raw):
+        w = f"history[{k}]"
+        if not isinstance(entry, dict):
+            _fail(w, "must be an object")
+        event = _get(entry, "event", f"{w}.", str)
+        if event not in EVENTS:
+            _fail(f"{w}.event", f"must be one of {', '.join(EVENTS)}, got {event!r}")
+        _get(entry, "at", f"{w}.", str)
+        _get(entry, "data", f"{w}.", str)
+        _get(entry, "rows", f"{w}.", int)
+        _get(entry, "fit", f"{w}.", dict)
+        if "previous" not in entry:
+            _fail(f"{w}.previous", "is missing (the risk map the refit replaced, or null)")
+        try:
+            check_probability(entry["previous"])
+        except ModelError as exc:
+            _fail(f"{w}.previous", str(exc))
+    return tuple(raw)
+
+
 def _card_loss(raw: dict, where: str) -> str:
     """A selection's or grid point's ``loss``: "zero-one" when absent, else "logistic"."""
     loss = raw.get("loss", "zero-one")
@@ -679,7 +713,8 @@ def from_dict(d: Any) -> Model:
         intercept=_get(d, "intercept", "", (int, float)),
         missing=d.get("missing", "null"),
         probability=_get(d, "probability", "", dict, optional=True),
-        training=training, golden=tuple(golden), meta=meta_from_dict(d.get("meta")))
+        training=training, golden=tuple(golden), meta=meta_from_dict(d.get("meta")),
+        history=_history(_get(d, "history", "", list, optional=True) or []))
 
 
 #: The most digits an integer in a model file may have: beyond, it is no finite double.

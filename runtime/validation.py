@@ -28,8 +28,8 @@ from .limits import GroupRate, Limit, LimitValue, evaluate, limit_from_dict, rat
 from .model import Input, Model, Number
 from .risk import risk_function
 from .score import EXACT, NUMBER, coerce, decide, format_number, is_missing, score
-from .stats import (Confusion, Interval, Recalibration, confusion, delong, net_benefit, psi, psi_band, recalibrate,
-                    roc_points, treat_all, wilson)
+from .stats import (Confusion, Interval, Recalibration, brier, confusion, delong, net_benefit, psi, psi_band,
+                    recalibrate, roc_points, treat_all, wilson)
 from .subgroups import MAX_GROUPS, Breakdown, GroupNumbers, breakdowns, group_labels, group_numbers, group_order
 
 #: At most this many distinct scores are each a group (a bin) of their own.
@@ -262,6 +262,9 @@ class Validation:
     subgroups: tuple[Breakdown, ...] = ()
     #: Each limit the model was trained under, on the training rows and on these.
     limits: tuple["LimitCheck", ...] = ()
+    #: For a model whose risks were refitted (``scorecard recalibrate``): the calibration of the
+    #: risks before and after the latest refit, on these rows.
+    refit: "RefitCheck | None" = None
 
     @property
     def unscored(self) -> int:
@@ -374,6 +377,54 @@ def limit_checks(model: Model, sample: Sample) -> tuple[LimitCheck, ...]:
     return tuple(out)
 
 
+# ---------------------------------------------------------------------------- recalibrated risks
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """One risk map on the scored rows: the mean predicted risk, logistic recalibration (slope
+    and intercept), the Brier score and the observed against predicted risk by score."""
+
+    predicted: float
+    recalibration: Recalibration
+    brier: float
+    groups: tuple[ScoreGroup, ...]
+
+
+@dataclass(frozen=True)
+class RefitCheck:
+    """The latest refit of the model's risks (its ``history`` entry) and the calibration on
+    the sample of the map it replaced (``before``; None when the model had none) and of the
+    model's own (``after``)."""
+
+    entry: dict
+    before: Calibration | None
+    after: Calibration
+
+
+def last_refit(model: Model) -> dict | None:
+    """The model's latest recalibration (``history``), None when its risks were never refitted."""
+    return next((e for e in reversed(model.history) if e.get("event") == "recalibrated"), None)
+
+
+def _calibration(scores: list, labels: list[int], risks: list[float]) -> Calibration:
+    return Calibration(math.fsum(risks) / len(risks), recalibrate(risks, labels), brier(risks, labels),
+                       _score_groups(scores, labels, risks))  # type: ignore[arg-type]
+
+
+def refit_check(model: Model, scores: list, labels: list[int], risks: list) -> RefitCheck | None:
+    """Before and after the latest refit of ``model``'s risks on the scored rows (None when
+    never refitted, or when the model now has no map)."""
+    entry = last_refit(model)
+    if entry is None or model.probability is None:
+        return None
+    before = None
+    if entry["previous"] is not None:
+        old = risk_function(entry["previous"])
+        before = _calibration(scores, labels, [old(s) for s in scores])  # type: ignore[misc]
+    return RefitCheck(entry, before, _calibration(scores, labels, risks))
+
+
 def validate(model: Model, sample: Sample, by: Sequence[str] = ()) -> Validation:
     """The report's numbers; ``by``: columns of ``sample.columns`` to break them down by.
     Refuses (DataError) a sample without the outcome, without a scored row, or whose scored
@@ -408,7 +459,7 @@ def validate(model: Model, sample: Sample, by: Sequence[str] = ()) -> Validation
                                 risks if has_risk else None),  # type: ignore[arg-type]
         subgroups=breakdowns(sample.columns, by, sample.source, labels_all, sample.scores, sample.predictions,
                              sample.risks, has_risk) if by else (),
-        limits=limit_checks(model, sample))
+        limits=limit_checks(model, sample), refit=refit_check(model, scores, labels, risks))
 
 
 # ---------------------------------------------------------------------------- the monitor

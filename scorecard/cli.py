@@ -665,6 +665,41 @@ def report(model: ModelPath,
 
 
 @app.command()
+def recalibrate(model: ModelPath,
+                data: Annotated[str, typer.Option(
+                    "--data", help="The site's own rows (CSV, Parquet or .xlsx): the model's inputs and the outcome.")],
+                output: Annotated[str, typer.Option("-o", "--output", help="Where to write the recalibrated model file.")],
+                site: Annotated[Optional[str], typer.Option(
+                    "--site", help="Where the rows come from, recorded in the model's history.")] = None) -> None:
+    """Refit MODEL's risks on DATA's outcomes, keeping its points and threshold.
+
+    The risk table is fitted again on DATA as training fits it (a monotone logistic fit of the
+    outcome on the score, a 95% interval per score); the new model file records when, on which
+    data and site, the fit's intercept and slope with their intervals, and the map it replaced
+    (its history), so that 'report' on DATA shows the calibration before and after."""
+    from scorecard.runtime import dumps, load
+    from scorecard.trainer.recalibrate import recalibrated
+
+    _check_paths([model, data], [("-o", output)])
+    fitted = load(model)
+    if site is not None and not site.strip():
+        raise UsageError("--site: give the site a name, or leave the option out")
+    refitted = recalibrated(fitted, _sample(fitted, data, "required"), data, site)
+    write_atomic(output, dumps(refitted))
+    entry = refitted.history[-1]
+    fit = entry["fit"]
+
+    def shown(i: dict | None) -> str:
+        return "n/a" if i is None else f"{i['value']:.2f} (95% CI {i['low']:.2f} to {i['high']:.2f})"
+
+    before = entry["before"]
+    was = (f"; before, on these rows: calibration slope {shown(before['slope'])}, intercept {shown(before['intercept'])}"
+           if before else "; the model had no risks before")
+    _say(f"recalibrated on {entry['scored']} rows of {entry['data']}: risk = 1 / (1 + exp(-(a + b (score - T)))), "
+         f"T = {fit['center']:g} (the threshold), a {shown(fit['intercept'])}, b {shown(fit['slope'])}{was} -> {output}")
+
+
+@app.command()
 def monitor(model: ModelPath,
             baseline: Annotated[str, typer.Option("--baseline", help="The data the model was validated on (CSV).")],
             current: Annotated[str, typer.Option("--current", help="The data it scores now (CSV).")],

@@ -16,7 +16,7 @@ from engines import Elements, chromium, pdf_info, pdf_text, squash
 from paper_models import HOSTILE, breastcancer, diabetes_unmet, hostile, long_card, m_of_n, sleep_apnea
 from scorecard.exporters.layout import card
 from scorecard.exporters.report import ROC_POINTS, _thin, drift_lines, page_interval, percent, render_drift, render_report
-from scorecard.runtime import Model, Training, risk, score
+from scorecard.runtime import Input, Model, Target, Term, Training, risk, score
 from scorecard.runtime.names import visible
 from scorecard.runtime.table import csv_records
 from scorecard.runtime.validation import drift, read_sample, validate
@@ -245,3 +245,27 @@ def test_a_model_trained_under_limits_reports_each_on_training_and_on_the_data_o
     assert narrow(f"{second.data.value:.3f} ({verdict})") in shown
     for g in first.data.groups:
         assert narrow(f"{percent(g.rate)} ({g.count} of {g.rows})") in shown
+
+
+def test_a_recalibrated_model_reports_its_risks_before_and_after_on_one_sheet(tmp_path):
+    from scorecard.trainer.recalibrate import recalibrated
+
+    model = Model(kind="linear", target=Target("event", "yes"),
+                  inputs=(Input("age", "numeric"), Input("bp", "numeric"), Input("smoker", "binary")),
+                  terms=(Term("age", ">=", 60, 2, ""), Term("bp", ">=", 140, 2, ""), Term("smoker", "==", 1, 1, "")),
+                  intercept=-3, missing="null", probability={"method": "table", "table": [
+                      {"score": s, "risk": r} for s, r in enumerate((0.02, 0.05, 0.1, 0.2, 0.3, 0.4))]})
+    data = tmp_path / "local.csv"
+    data.write_text(data_csv(model, 5, rows=400), encoding="utf-8")
+    header, rows = csv_records(io.StringIO(data.read_text(encoding="utf-8")), "local.csv")
+    new = recalibrated(model, read_sample(model, header, rows, "local.csv", "required"), str(data), site="clinic 2")
+    header, rows = csv_records(io.StringIO(data.read_text(encoding="utf-8")), "local.csv")
+    v = validate(new, read_sample(new, header, rows, "local.csv", "required"))
+    page = _print(tmp_path, "refit", render_report(new, v, "local.csv"))
+    assert page.pages == 1
+    shown = narrow(page.text)
+    assert narrow("RECALIBRATED RISKS") in shown and narrow("Refitted on") in shown and narrow("(clinic 2)") in shown
+    before, after = v.refit.before, v.refit.after
+    assert narrow(f"{before.brier:.4f} {after.brier:.4f}") in shown
+    assert narrow(page_interval(after.recalibration.slope, digits=2)) in shown
+    assert 'data-name="x"' not in page.html and "before the refit" in page.html  # the chart's two series
