@@ -49,6 +49,7 @@ from scorecard.runtime import Model, Term, Training, risk
 from scorecard.runtime.model import BEST_FOUND, Number
 from scorecard.runtime.names import visible  # noqa: F401  (the formats print names through it)
 from scorecard.runtime.score import contribution, reachable_scores
+from scorecard.runtime.validation import last_refit
 
 from .registry import ExportError
 
@@ -154,7 +155,7 @@ class Card:
     risk_formula: str = ""
     #: True when ``risks`` are steps: a total reads the last column at or below it.
     risk_steps: bool = False
-    #: How it was trained, in words ("" without a training record): see :func:`trained_text`.
+    #: How it was trained (and where its risks were refitted), in words: see :func:`trained_text`.
     trained: str = ""
     #: The model's title and description (``meta``; "" when not given).
     heading: str = ""
@@ -487,7 +488,7 @@ def trained_text(model: Model) -> str:
     the model file and in ``show``'s training block."""
     t = model.training
     if t is None:
-        return ""
+        return refit_text(model)
     rows = f"on {t.n_rows} training rows (training error {100 * t.train_error:.1f}%)"
     result = result_text(t, flags=False)
     if result == "proven optimal":
@@ -498,7 +499,20 @@ def trained_text(model: Model) -> str:
                  else f"the optimum is at most {_gap_percent(t.gap)} better")
         text = f"{how[0].upper()}{how[1:]} {rows}; {bound}."
     chosen = selection_text(t)
-    return f"{text} {chosen[0].upper()}{chosen[1:]}." if chosen else text
+    text = f"{text} {chosen[0].upper()}{chosen[1:]}." if chosen else text
+    refit = refit_text(model)
+    return f"{text} {refit}" if refit else text
+
+
+def refit_text(model: Model) -> str:
+    """"Risks refitted on 709 rows of local.csv (St Mary's), 2026-11-28." for a model whose risks
+    ``scorecard recalibrate`` refitted (its latest history entry); "" otherwise."""
+    entry = last_refit(model)
+    if entry is None:
+        return ""
+    site = f" ({visible(entry['site'])})" if entry.get("site") else ""
+    rows = entry.get("scored", entry["rows"])
+    return f"Risks refitted on {rows} rows of {visible(entry['data'])}{site}, {entry['at'][:10]}."
 
 
 def risk_formula(model: Model) -> str:

@@ -13,6 +13,7 @@ import unicodedata
 from typing import Any, Mapping
 
 from scorecard.runtime import Model, Training
+from scorecard.runtime.limits import limit_from_dict
 
 from .layout import Card, card, result_text, visible
 from .registry import Exporter, register
@@ -71,11 +72,16 @@ def _training_lines(t: Training, defaults: Mapping[str, Any] | None = None) -> l
     def g(x: float) -> str:
         return f"{x:.6g}"
 
+    def shown(key: str, value: Any) -> str:
+        if key == "limits" and isinstance(value, list):  # each limit in its own words
+            return "[" + "; ".join(limit_from_dict(v, f"limits[{k}]").text for k, v in enumerate(value)) + "]"
+        return f"{value}"
+
     if defaults is None:
-        params = ", ".join(f"{k}={v}" for k, v in sorted(t.params.items())) or "(none)"
+        params = ", ".join(f"{k}={shown(k, v)}" for k, v in sorted(t.params.items())) or "(none)"
     else:  # only the options that differ from the defaults
         changed = {k: v for k, v in t.params.items() if k not in defaults or defaults[k] != v}
-        params = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
+        params = ", ".join(f"{k}={shown(k, v)}" for k, v in sorted(changed.items()))
         params = f"{params} (the rest default)" if changed else "(all default)"
     fields = [
         ("result", result_text(t)), ("solver", t.solver), ("status", t.status), ("objective", g(t.objective)),
@@ -83,6 +89,10 @@ def _training_lines(t: Training, defaults: Mapping[str, Any] | None = None) -> l
         ("train error", f"{g(t.train_error)} ({t.train_error * 100:.1f}%)"), ("rows", str(t.n_rows)),
         ("params", params),
     ]
+    for record in t.limits:  # each --limit and its value on the training rows
+        value = "n/a" if record.get("value") is None else f"{record['value']:.4g}"
+        verdict = {True: "met", False: "NOT met"}.get(record.get("met"), "n/a")
+        fields.append(("limit", f"{record['limit']}: {value} on the training rows ({verdict})"))
     return ["HOW IT WAS TRAINED"] + [f"  {name:<12} {visible(value)}" for name, value in fields]
 
 
@@ -159,7 +169,32 @@ def render_text(model: Model, defaults: Mapping[str, Any] | None = None) -> str:
         blocks.append(_training_lines(model.training, defaults))
         if model.training.selection:
             blocks.append(selection_lines(model.training.selection))
+    if model.history:
+        blocks.append(history_lines(model.history))
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
+
+
+def history_lines(history: tuple[dict, ...]) -> list[str]:
+    """``show``'s HISTORY block: what was done to the model after training, oldest first (a
+    recalibration: when, on which rows of which data and site, the refitted curve's intercept
+    and slope, and how the risks it replaced were calibrated on those rows)."""
+    def shown(i: dict | None) -> str:
+        return "n/a" if i is None else f"{i['value']:.3g} (95% CI {i['low']:.3g} to {i['high']:.3g})"
+
+    lines = ["HISTORY"]
+    for entry in history:
+        site = f", site {entry['site']}" if entry.get("site") else ""
+        lines.append(f"  {entry['at']}  {entry['event']} on {entry.get('scored', entry['rows'])} rows of "
+                     f"{entry['data']}{site} (SHA-256 {str(entry.get('sha256', ''))[:12]}...)")
+        fit = entry.get("fit") or {}
+        if "intercept" in fit:
+            lines.append(f"    risk = 1 / (1 + exp(-(a + b (score - T)))), T = {fit['center']:g}: a {shown(fit['intercept'])}, "
+                         f"b {shown(fit['slope'])}")
+        before = entry.get("before")
+        if before:
+            lines.append(f"    the risks it replaced, on those rows: calibration slope {shown(before['slope'])}, "
+                         f"intercept {shown(before['intercept'])}")
+    return [visible(line) for line in lines]
 
 
 register(Exporter("text", ".txt", render_text, "the scorecard as plain text, as `scorecard show` prints it"))

@@ -13,6 +13,7 @@ from typing import Any, Mapping, Union
 
 from .errors import ModelError
 from .files import write_atomic
+from .limits import limit_from_dict
 from .names import name_problem
 from .risk import check_probability
 
@@ -101,6 +102,10 @@ class Training:
     n_rows: int
     params: dict = field(default_factory=dict)
     selection: dict | None = None
+    #: The group limits trained under (``train --limit``, ``runtime/limits.py``), each with its
+    #: value on the training rows: ``{"limit": text, "rate", "column", "group"?, "max" | "min" |
+    #: "gap", "groups": [{"group", "count", "rows"}], "value", "met"}``.
+    limits: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -178,6 +183,10 @@ class Model:
     training: Training | None = None
     golden: tuple[GoldenRow, ...] = ()
     meta: Meta = Meta()
+    #: What was done to the model after training, oldest first (``scorecard recalibrate``): each
+    #: ``{"event": "recalibrated", "at": ISO time, "data", "sha256", "rows", "site"?, "fit",
+    #: "before", "previous": the risk map it replaced, ...}``.
+    history: tuple[dict, ...] = ()
 
     def __post_init__(self) -> None:
         _check_model(self)
@@ -453,8 +462,12 @@ def to_dict(model: Model) -> dict:
         }
         if t.selection is not None:  # absent, not null, when C0 was given: older files read the same
             out["training"]["selection"] = t.selection
+        if t.limits:  # absent without limits
+            out["training"]["limits"] = list(t.limits)
     if model.meta:  # absent when there is none: files without it read the same
         out["meta"] = meta_dict(model.meta)
+    if model.history:  # absent when nothing was done after training
+        out["history"] = list(model.history)
     return out
 
 
@@ -566,6 +579,54 @@ def _selection(raw: dict | None) -> dict | None:
     return raw
 
 
+def _limits(raw: list) -> tuple[dict, ...]:
+    """``training.limits`` checked: each a limit (``runtime/limits.py``) with its wording, its
+    groups' counts on the training rows, its value and verdict."""
+    for k, item in enumerate(raw):
+        w = f"training.limits[{k}]"
+        limit_from_dict(item, w, extra=("limit", "groups", "value", "met"))
+        _get(item, "limit", f"{w}.", str)
+        for j, g in enumerate(_get(item, "groups", f"{w}.", list)):
+            where = f"{w}.groups[{j}]"
+            if not isinstance(g, dict) or not (isinstance(g.get("group"), str) or _is_number(g.get("group"))):
+                _fail(where, "must be {\"group\": a value of the column, \"count\": rows, \"rows\": rows}")
+            count, rows = _get(g, "count", f"{where}.", int), _get(g, "rows", f"{where}.", int)
+            if not 0 <= count <= rows:
+                _fail(where, f"count {count} and rows {rows} must be 0 <= count <= rows")
+        if item.get("value") is not None and not _is_number(item["value"]):
+            _fail(f"{w}.value", f"must be a number or null, got {item['value']!r}")
+        _get(item, "met", f"{w}.", bool, optional=True)
+    return tuple(raw)
+
+
+#: The events of ``history``.
+EVENTS = ("recalibrated",)
+
+
+def _history(raw: list) -> tuple[dict, ...]:
+    """``history`` checked: each entry an object with a known ``event``, its time ``at`` (text),
+    and, for a recalibration, the data it was refitted on (``data``, ``rows``), the ``fit`` and
+    the risk map it replaced (``previous``: null or a valid map); other fields are kept as they are."""
+    for k, entry in enumerate(raw):
+        w = f"history[{k}]"
+        if not isinstance(entry, dict):
+            _fail(w, "must be an object")
+        event = _get(entry, "event", f"{w}.", str)
+        if event not in EVENTS:
+            _fail(f"{w}.event", f"must be one of {', '.join(EVENTS)}, got {event!r}")
+        _get(entry, "at", f"{w}.", str)
+        _get(entry, "data", f"{w}.", str)
+        _get(entry, "rows", f"{w}.", int)
+        _get(entry, "fit", f"{w}.", dict)
+        if "previous" not in entry:
+            _fail(f"{w}.previous", "is missing (the risk map the refit replaced, or null)")
+        try:
+            check_probability(entry["previous"])
+        except ModelError as exc:
+            _fail(f"{w}.previous", str(exc))
+    return tuple(raw)
+
+
 def _card_loss(raw: dict, where: str) -> str:
     """A selection's or grid point's ``loss``: "zero-one" when absent, else "logistic" or "empty"."""
     loss = raw.get("loss", "zero-one")
@@ -641,7 +702,8 @@ def from_dict(d: Any) -> Model:
             gap=_get(raw_t, "gap", w, (int, float)), seconds=_get(raw_t, "seconds", w, (int, float)),
             train_error=_get(raw_t, "train_error", w, (int, float)), n_rows=_get(raw_t, "n_rows", w, int),
             params=_get(raw_t, "params", w, dict, optional=True) or {},
-            selection=_selection(_get(raw_t, "selection", w, dict, optional=True)))
+            selection=_selection(_get(raw_t, "selection", w, dict, optional=True)),
+            limits=_limits(_get(raw_t, "limits", w, list, optional=True) or []))
     golden = []
     for k, raw in enumerate(_get(d, "golden", "", list, optional=True) or []):
         if not isinstance(raw, dict):
@@ -658,7 +720,8 @@ def from_dict(d: Any) -> Model:
         intercept=_get(d, "intercept", "", (int, float)),
         missing=d.get("missing", "null"),
         probability=_get(d, "probability", "", dict, optional=True),
-        training=training, golden=tuple(golden), meta=meta_from_dict(d.get("meta")))
+        training=training, golden=tuple(golden), meta=meta_from_dict(d.get("meta")),
+        history=_history(_get(d, "history", "", list, optional=True) or []))
 
 
 #: The most digits an integer in a model file may have: beyond, it is no finite double.

@@ -14,6 +14,10 @@ each with its uncertainty, and the population stability index of a drift monitor
   outcome's log-odds on the predicted log-odds) and the calibration intercept with the slope
   fixed at 1 (calibration-in-the-large), each with a Wald 95 % interval, by Newton's method;
 - :func:`confusion`, the confusion table at the model's own threshold;
+- :func:`brier`, the Brier score (the mean squared difference of risk and outcome);
+- :func:`net_benefit`, the net benefit of a decision rule at a threshold probability
+  (Vickers & Elkin 2006, decision curve analysis), and :func:`treat_all`, that of treating
+  every row;
 - :func:`psi`, the population stability index of two distributions over the same bins.
 
 Inputs are plain lists (one entry per row with a score); nothing here reads files.
@@ -237,6 +241,30 @@ def confusion(predictions: Sequence[int], labels: Sequence[int]) -> Confusion:
     for p, y in zip(predictions, labels):
         cells[(p, y)] += 1
     return Confusion(tp=cells[(1, 1)], fp=cells[(1, 0)], fn=cells[(0, 1)], tn=cells[(0, 0)])
+
+
+def brier(risks: Sequence[float], labels: Sequence[int]) -> float:
+    """The Brier score: the mean of ``(risk - outcome)^2`` over the rows (0 is perfect; a
+    model that predicts the outcome rate for every row scores ``rate * (1 - rate)``)."""
+    if not risks:
+        raise ValueError("the Brier score needs rows")
+    return math.fsum((r - y) ** 2 for r, y in zip(risks, labels)) / len(risks)
+
+
+def net_benefit(tp: int, fp: int, n: int, threshold: float) -> float:
+    """The net benefit of a rule that treats ``tp`` rows with the outcome and ``fp`` without,
+    out of ``n``, at threshold probability ``threshold`` (Vickers & Elkin 2006):
+    ``tp / n - fp / n * threshold / (1 - threshold)``. A threshold probability ``p`` says how a
+    decision maker weighs the harms: a false positive costs ``p / (1 - p)`` of a true
+    positive's benefit (treat when the risk is at least ``p``)."""
+    if n <= 0 or not 0 < threshold < 1:
+        raise ValueError("net benefit needs rows and a threshold strictly between 0 and 1")
+    return tp / n - fp / n * threshold / (1 - threshold)
+
+
+def treat_all(positives: int, n: int, threshold: float) -> float:
+    """The net benefit of treating every row: ``net_benefit(positives, n - positives, n, threshold)``."""
+    return net_benefit(positives, n - positives, n, threshold)
 
 
 #: An empty bin counts as this many rows in :func:`psi`, so one empty bin gives a large but

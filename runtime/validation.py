@@ -24,11 +24,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from .errors import DataError, RowError
+from .limits import GroupRate, Limit, LimitValue, evaluate, limit_from_dict, rates
 from .model import Input, Model, Number
 from .risk import risk_function
 from .score import EXACT, NUMBER, coerce, decide, format_number, is_missing, score
-from .stats import (Confusion, Interval, Recalibration, confusion, delong, psi, psi_band, recalibrate, roc_points,
-                    wilson)
+from .stats import (Confusion, Interval, Recalibration, brier, confusion, delong, net_benefit, psi, psi_band,
+                    recalibrate, roc_points, treat_all, wilson)
+from .subgroups import MAX_GROUPS, Breakdown, GroupNumbers, breakdowns, group_labels, group_numbers, group_order
 
 #: At most this many distinct scores are each a group (a bin) of their own.
 MAX_VALUES = 30
@@ -55,6 +57,9 @@ class Sample:
     risks: list[float | None] = field(default_factory=list)
     labels: list[int] | None = None
     values: dict[str, list[object]] = field(default_factory=dict)
+    #: The cells of other columns asked for (``read_sample``'s ``columns``: groups to break the
+    #: numbers down by, a limit's group column), those the file has.
+    columns: dict[str, list[object]] = field(default_factory=dict)
 
     @property
     def rows(self) -> int:
@@ -102,9 +107,10 @@ def _where(line: object) -> str:
 
 
 def read_sample(model: Model, header: list[str], records: Iterable[tuple[object, list]], source: str,
-                outcome: str = "optional") -> Sample:
+                outcome: str = "optional", columns: Sequence[str] = ()) -> Sample:
     """Score every record; ``outcome`` is "required" (the file must hold the model's target
-    column), "optional" (labels when it does) or "ignored". Refuses, naming ``source`` and the
+    column), "optional" (labels when it does) or "ignored"; the cells of ``columns`` the file
+    has are kept as read (``Sample.columns``). Refuses, naming ``source`` and the
     line: a missing used input column, a value the model cannot read, an empty outcome cell,
     a third outcome value (unless the model's negative class is the rest, ``target.rest``), and
     a file without rows."""
@@ -116,7 +122,8 @@ def read_sample(model: Model, header: list[str], records: Iterable[tuple[object,
     if outcome == "required" and not with_outcome:
         raise DataError(f"{source}: no column {target!r} (the model's outcome), which the report needs")
     inputs = model.used_inputs
-    sample = Sample(source=source, labels=[] if with_outcome else None, values={i.name: [] for i in inputs})
+    sample = Sample(source=source, labels=[] if with_outcome else None, values={i.name: [] for i in inputs},
+                    columns={name: [] for name in dict.fromkeys(columns) if name in header})
     to_risk = risk_function(model.probability)
     positive = _positive_key(model.target.positive)
     classes: dict[object, str] = {}
@@ -135,6 +142,8 @@ def read_sample(model: Model, header: list[str], records: Iterable[tuple[object,
         sample.risks.append(to_risk(value))
         for inp in inputs:
             sample.values[inp.name].append(row[inp.name])
+        for name, cells in sample.columns.items():
+            cells.append(row[name])
         if sample.labels is not None:
             cell = row[target]
             if is_missing(cell):
@@ -247,6 +256,15 @@ class Validation:
     recalibration: Recalibration | None
     #: Mean predicted risk over the scored rows (None without a risk map).
     predicted: float | None
+    #: Net benefit over a range of threshold probabilities (decision curve analysis).
+    decision: tuple["DecisionPoint", ...] = ()
+    #: The numbers by group of each ``--by`` column (and of their combination).
+    subgroups: tuple[Breakdown, ...] = ()
+    #: Each limit the model was trained under, on the training rows and on these.
+    limits: tuple["LimitCheck", ...] = ()
+    #: For a model whose risks were refitted (``scorecard recalibrate``): the calibration of the
+    #: risks before and after the latest refit, on these rows.
+    refit: "RefitCheck | None" = None
 
     @property
     def unscored(self) -> int:
@@ -267,9 +285,150 @@ def _score_groups(scores: list[Number], labels: list[int], risks: list[float | N
                  for g, (neg, pos, total, k) in zip(groups, tallies))
 
 
-def validate(model: Model, sample: Sample) -> Validation:
-    """The report's numbers. Refuses (DataError) a sample without the outcome, without a
-    scored row, or whose scored rows hold one class only (no AUC without both)."""
+#: The threshold probabilities of the decision curve: 1% to 99%.
+DECISION_THRESHOLDS = tuple(k / 100 for k in range(1, 100))
+
+
+@dataclass(frozen=True)
+class DecisionPoint:
+    """Net benefit at one threshold probability (Vickers & Elkin 2006) over the scored rows:
+    treating every row, treating the rows the card predicts positive (score > threshold: one
+    decision, whatever the threshold probability), and, for a model with a risk map, treating
+    the rows whose predicted risk is at least the threshold probability (None without one).
+    Treating no row is 0 at every threshold."""
+
+    threshold: float
+    treat_all: float
+    card: float
+    risk: float | None
+
+
+def decision_curve(labels: Sequence[int], predictions: Sequence[int], risks: Sequence[float] | None,
+                   thresholds: Sequence[float] = DECISION_THRESHOLDS) -> tuple[DecisionPoint, ...]:
+    """The decision curve of the scored rows: ``labels`` 1/0, ``predictions`` the card's 1/0 and
+    ``risks`` the predicted risks (None: no risk map)."""
+    n = len(labels)
+    positives = sum(labels)
+    tp = sum(1 for p, y in zip(predictions, labels) if p == 1 and y == 1)
+    fp = sum(1 for p, y in zip(predictions, labels) if p == 1 and y == 0)
+    by_class = ([], []) if risks is None else (sorted(r for r, y in zip(risks, labels) if y == 0),
+                                                  sorted(r for r, y in zip(risks, labels) if y == 1))
+    out = []
+    for t in thresholds:
+        risk = None
+        if risks is not None:  # treat when the risk is at least t
+            treated = [len(rows) - bisect.bisect_left(rows, t) for rows in by_class]
+            risk = net_benefit(treated[1], treated[0], n, t)
+        out.append(DecisionPoint(t, treat_all(positives, n, t), net_benefit(tp, fp, n, t), risk))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------- limits in groups
+
+
+@dataclass(frozen=True)
+class LimitCheck:
+    """A limit the model was trained under (``training.limits``): its value and verdict on the
+    training rows, as recorded, and on the sample's scored rows (None when the sample lacks the
+    limit's column)."""
+
+    limit: Limit
+    training: LimitValue
+    data: LimitValue | None
+
+
+def limit_columns(model: Model) -> list[str]:
+    """The columns the model's limits read (for ``read_sample``'s ``columns``)."""
+    return list(dict.fromkeys(record["column"] for record in (model.training.limits if model.training else ())))
+
+
+def cell_group(cell: object, numeric: bool) -> object:
+    """A cell as a group of a limit's column: a number (``score.NUMBER``) for a column of
+    numbers, else the text as written; None when missing, or not a number where one is due."""
+    if is_missing(cell):
+        return None
+    if not numeric:
+        return cell if isinstance(cell, str) else str(cell)
+    if isinstance(cell, (int, float)) and not isinstance(cell, bool):
+        number = float(cell)
+    else:
+        match = NUMBER.fullmatch(str(cell))
+        if match is None:
+            return None
+        number = float(match.group(1))
+    return int(number) if number.is_integer() and abs(number) <= EXACT else number
+
+
+def limit_checks(model: Model, sample: Sample) -> tuple[LimitCheck, ...]:
+    """Each limit of ``model.training.limits`` on the training rows (recorded) and on the
+    sample's scored rows with their outcome."""
+    out = []
+    for k, record in enumerate(model.training.limits if model.training else ()):
+        limit = limit_from_dict(record, f"training.limits[{k}]", extra=("limit", "groups", "value", "met"))
+        trained = tuple(GroupRate(g["group"], g["count"], g["rows"]) for g in record["groups"])
+        data = None
+        if limit.column in sample.columns and sample.labels is not None:
+            numeric = any(not isinstance(g.group, str) for g in trained) or (
+                limit.group is not None and not isinstance(limit.group, str))
+            cells = sample.columns[limit.column]
+            rows = ((cell_group(cells[r], numeric), sample.labels[r], sample.predictions[r], 1) for r in sample.scored)
+            data = evaluate(limit, rates(limit, rows))
+        out.append(LimitCheck(limit, LimitValue(limit, trained, record.get("value"), record.get("met")), data))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------- recalibrated risks
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """One risk map on the scored rows: the mean predicted risk, logistic recalibration (slope
+    and intercept), the Brier score and the observed against predicted risk by score."""
+
+    predicted: float
+    recalibration: Recalibration
+    brier: float
+    groups: tuple[ScoreGroup, ...]
+
+
+@dataclass(frozen=True)
+class RefitCheck:
+    """The latest refit of the model's risks (its ``history`` entry) and the calibration on
+    the sample of the map it replaced (``before``; None when the model had none) and of the
+    model's own (``after``)."""
+
+    entry: dict
+    before: Calibration | None
+    after: Calibration
+
+
+def last_refit(model: Model) -> dict | None:
+    """The model's latest recalibration (``history``), None when its risks were never refitted."""
+    return next((e for e in reversed(model.history) if e.get("event") == "recalibrated"), None)
+
+
+def _calibration(scores: list, labels: list[int], risks: list[float]) -> Calibration:
+    return Calibration(math.fsum(risks) / len(risks), recalibrate(risks, labels), brier(risks, labels),
+                       _score_groups(scores, labels, risks))  # type: ignore[arg-type]
+
+
+def refit_check(model: Model, scores: list, labels: list[int], risks: list) -> RefitCheck | None:
+    """Before and after the latest refit of ``model``'s risks on the scored rows (None when
+    never refitted, or when the model now has no map)."""
+    entry = last_refit(model)
+    if entry is None or model.probability is None:
+        return None
+    before = None
+    if entry["previous"] is not None:
+        old = risk_function(entry["previous"])
+        before = _calibration(scores, labels, [old(s) for s in scores])  # type: ignore[misc]
+    return RefitCheck(entry, before, _calibration(scores, labels, risks))
+
+
+def validate(model: Model, sample: Sample, by: Sequence[str] = ()) -> Validation:
+    """The report's numbers; ``by``: columns of ``sample.columns`` to break them down by.
+    Refuses (DataError) a sample without the outcome, without a scored row, or whose scored
+    rows hold one class only (no AUC without both)."""
     if sample.labels is None:
         raise DataError(f"{sample.source}: no column {model.target.name!r} (the model's outcome), "
                         "which the report needs")
@@ -295,7 +454,12 @@ def validate(model: Model, sample: Sample) -> Validation:
         operating_point=(1 - matrix.specificity.value, matrix.sensitivity.value),
         confusion=matrix, groups=_score_groups(scores, labels, risks),  # type: ignore[arg-type]
         recalibration=recalibrate(risks, labels) if has_risk else None,  # type: ignore[arg-type]
-        predicted=math.fsum(risks) / len(risks) if has_risk else None)  # type: ignore[arg-type]
+        predicted=math.fsum(risks) / len(risks) if has_risk else None,  # type: ignore[arg-type]
+        decision=decision_curve(labels, [sample.predictions[k] for k in scored],  # type: ignore[misc]
+                                risks if has_risk else None),  # type: ignore[arg-type]
+        subgroups=breakdowns(sample.columns, by, sample.source, labels_all, sample.scores, sample.predictions,
+                             sample.risks, has_risk) if by else (),
+        limits=limit_checks(model, sample), refit=refit_check(model, scores, labels, risks))
 
 
 # ---------------------------------------------------------------------------- the monitor
@@ -383,6 +547,19 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class GroupDrift:
+    """One group of a ``monitor --by`` column: its rows in the baseline and the current data,
+    the PSI of its scores (over the monitor's score bins; None when a side has none of its
+    rows) and its numbers in each file that has the outcome and rows of the group."""
+
+    column: str
+    label: str
+    rows: tuple[int, int]
+    psi: float | None
+    outcomes: tuple[GroupNumbers | None, GroupNumbers | None]
+
+
+@dataclass(frozen=True)
 class Drift:
     """The numbers of ``scorecard monitor``."""
 
@@ -394,6 +571,8 @@ class Drift:
     missing: dict[str, tuple[int, int]]
     #: (baseline, current); a side is None when its file has no outcome column.
     outcomes: tuple[Outcome | None, Outcome | None]
+    #: The groups of each ``--by`` column, column by column.
+    groups: tuple[GroupDrift, ...] = ()
 
 
 def _shift(name: str, kind: str, bins: Bins, a: list[object], b: list[object]) -> Shift:
@@ -440,9 +619,43 @@ def _outcome(model: Model, sample: Sample) -> Outcome | None:
                    groups=_score_groups(scores, labels, risks) if scored else ())  # type: ignore[arg-type]
 
 
-def drift(model: Model, baseline: Sample, current: Sample) -> Drift:
-    """The monitor's numbers: the score first, then each used input in the model's order."""
-    shifts = [_shift("score", "score", _score_bins(baseline.scores, current.scores),
+def _group_drift(model: Model, baseline: Sample, current: Sample, name: str, bins: Bins) -> list[GroupDrift]:
+    """The groups of column ``name`` in both files (module docstring of ``runtime.subgroups``)."""
+    for sample in (baseline, current):
+        if name not in sample.columns:
+            raise DataError(f"{sample.source}: no column {name!r} to break the numbers down by (--by)")
+    (keys_a, shown_a), (keys_b, shown_b) = group_labels(baseline.columns[name]), group_labels(current.columns[name])
+    shown = {**shown_b, **shown_a}
+    if len(shown) > MAX_GROUPS:
+        raise DataError(f"{current.source}: column {name!r} holds {len(shown)} values in the two files; --by takes "
+                        f"a column of at most {MAX_GROUPS} groups (bands of a number go in a column of their own)")
+    has_risk = model.probability is not None
+    out = []
+    for key in sorted(shown, key=group_order):
+        sides = []
+        for sample, keys in ((baseline, keys_a), (current, keys_b)):
+            index = [k for k, other in enumerate(keys) if other == key]
+            numbers = None
+            if sample.labels is not None and index:
+                numbers = group_numbers(shown[key], [sample.labels[k] for k in index],
+                                        [sample.scores[k] for k in index], [sample.predictions[k] for k in index],
+                                        [sample.risks[k] for k in index], has_risk)
+            sides.append((index, numbers))
+        (a, numbers_a), (b, numbers_b) = sides
+        cells = [[s if s is not None else "" for s in (sample.scores[k] for k in index)]
+                 for sample, index in ((baseline, a), (current, b))]
+        value = _shift("score", "score", bins, *cells).psi if a and b else None
+        out.append(GroupDrift(name, shown[key], (len(a), len(b)), value, (numbers_a, numbers_b)))
+    return out
+
+
+def drift(model: Model, baseline: Sample, current: Sample, by: Sequence[str] = ()) -> Drift:
+    """The monitor's numbers: the score first, then each used input in the model's order;
+    ``by``: columns of both samples' ``columns`` to break the score's shift and the outcome's
+    numbers down by."""
+    score_bins = _score_bins(baseline.scores, current.scores)
+    groups = [g for name in dict.fromkeys(by) for g in _group_drift(model, baseline, current, name, score_bins)]
+    shifts = [_shift("score", "score", score_bins,
                      [s if s is not None else "" for s in baseline.scores],
                      [s if s is not None else "" for s in current.scores])]
     for inp in model.used_inputs:
@@ -451,4 +664,4 @@ def drift(model: Model, baseline: Sample, current: Sample) -> Drift:
     return Drift(baseline=baseline.source, current=current.source, rows=(baseline.rows, current.rows),
                  shifts=tuple(shifts),
                  missing={i.name: (baseline.missing(i.name), current.missing(i.name)) for i in model.used_inputs},
-                 outcomes=(_outcome(model, baseline), _outcome(model, current)))
+                 outcomes=(_outcome(model, baseline), _outcome(model, current)), groups=tuple(groups))

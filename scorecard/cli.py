@@ -624,8 +624,14 @@ class _Where:
         return self.locate(self.k)
 
 
-def _sample(model, path: str, outcome: str):
-    """The rows of ``path`` scored by the runtime, read as ``predict`` reads them."""
+By = Annotated[Optional[list[str]], typer.Option(
+    "--by", metavar="COL", help="Break the numbers down by the groups of COL (repeat for more columns; with "
+    "two or more, their combinations too).")]
+
+
+def _sample(model, path: str, outcome: str, columns: list[str] | tuple = ()):
+    """The rows of ``path`` scored by the runtime, read as ``predict`` reads them (and the
+    cells of ``columns``, those it has)."""
     from scorecard.runtime.validation import read_sample
     from scorecard.trainer.data.columnar import text_batches
 
@@ -638,27 +644,64 @@ def _sample(model, path: str, outcome: str):
                 yield _Where(locate, k), list(cells)
                 k += 1
 
-    return read_sample(model, header, records(), path, outcome)
+    return read_sample(model, header, records(), path, outcome, columns)
 
 
 @app.command()
 def report(model: ModelPath,
            data: Annotated[str, typer.Option("--data", help="CSV (or Parquet, or .xlsx) with the inputs and the outcome.")],
            output: Annotated[str, typer.Option("-o", "--output", help="Where to write the report page (HTML).")],
-           ) -> None:
+           by: By = None) -> None:
     """Write a validation report of MODEL on DATA: one printable page (TRIPOD's contents).
 
     Data summary, the card, discrimination (AUC with a 95% interval, ROC curve), calibration
     (observed vs predicted risk by score, slope and intercept), the confusion table at the
-    threshold, the score distribution by class, and how the model was trained."""
+    threshold, the score distribution by class, the decision curve (net benefit), and how the
+    model was trained; with --by, the numbers of each group on the sheets after it."""
     from scorecard.exporters.report import render_report
     from scorecard.runtime import load
-    from scorecard.runtime.validation import validate
+    from scorecard.runtime.validation import limit_columns, validate
 
     _check_paths([model, data], [("-o", output)])
     fitted = load(model)
-    numbers = validate(fitted, _sample(fitted, data, "required"))
+    groups = by or []
+    numbers = validate(fitted, _sample(fitted, data, "required", groups + limit_columns(fitted)), groups)
     write_atomic(output, render_report(fitted, numbers, os.path.basename(data)))
+
+
+@app.command()
+def recalibrate(model: ModelPath,
+                data: Annotated[str, typer.Option(
+                    "--data", help="The site's own rows (CSV, Parquet or .xlsx): the model's inputs and the outcome.")],
+                output: Annotated[str, typer.Option("-o", "--output", help="Where to write the recalibrated model file.")],
+                site: Annotated[Optional[str], typer.Option(
+                    "--site", help="Where the rows come from, recorded in the model's history.")] = None) -> None:
+    """Refit MODEL's risks on DATA's outcomes, keeping its points and threshold.
+
+    The risk table is fitted again on DATA as training fits it (a monotone logistic fit of the
+    outcome on the score, a 95% interval per score); the new model file records when, on which
+    data and site, the fit's intercept and slope with their intervals, and the map it replaced
+    (its history), so that 'report' on DATA shows the calibration before and after."""
+    from scorecard.runtime import dumps, load
+    from scorecard.trainer.recalibrate import recalibrated
+
+    _check_paths([model, data], [("-o", output)])
+    fitted = load(model)
+    if site is not None and not site.strip():
+        raise UsageError("--site: give the site a name, or leave the option out")
+    refitted = recalibrated(fitted, _sample(fitted, data, "required"), data, site)
+    write_atomic(output, dumps(refitted))
+    entry = refitted.history[-1]
+    fit = entry["fit"]
+
+    def shown(i: dict | None) -> str:
+        return "n/a" if i is None else f"{i['value']:.2f} (95% CI {i['low']:.2f} to {i['high']:.2f})"
+
+    before = entry["before"]
+    was = (f"; before, on these rows: calibration slope {shown(before['slope'])}, intercept {shown(before['intercept'])}"
+           if before else "; the model had no risks before")
+    _say(f"recalibrated on {entry['scored']} rows of {entry['data']}: risk = 1 / (1 + exp(-(a + b (score - T)))), "
+         f"T = {fit['center']:g} (the threshold), a {shown(fit['intercept'])}, b {shown(fit['slope'])}{was} -> {output}")
 
 
 @app.command()
@@ -667,7 +710,7 @@ def monitor(model: ModelPath,
             current: Annotated[str, typer.Option("--current", help="The data it scores now (CSV).")],
             output: Annotated[Optional[str], typer.Option(
                 "-o", "--output", help="Also write the drift page (HTML) with the same numbers and plots.")] = None,
-            ) -> None:
+            by: By = None) -> None:
     """Compare CURRENT with BASELINE: population stability of the score and of each input,
     missing values, and the outcome rate and calibration when CURRENT has the outcome.
 
@@ -678,7 +721,9 @@ def monitor(model: ModelPath,
 
     _check_paths([model, baseline, current], [("-o", output)])
     fitted = load(model)
-    numbers = drift(fitted, _sample(fitted, baseline, "optional"), _sample(fitted, current, "optional"))
+    groups = by or []
+    numbers = drift(fitted, _sample(fitted, baseline, "optional", groups), _sample(fitted, current, "optional", groups),
+                    groups)
     if output is not None:
         write_atomic(output, render_drift(fitted, numbers))
     for line in drift_lines(numbers):

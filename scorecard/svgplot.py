@@ -1,5 +1,6 @@
 """Small self-made SVG charts (no plotting library): error against model size (``cv --plot``),
-and the ROC, calibration, bar and PSI charts of the ``report`` and ``monitor`` pages."""
+and the ROC, calibration, bar, PSI and decision-curve charts of the ``report`` and ``monitor``
+pages."""
 from __future__ import annotations
 
 import math
@@ -136,12 +137,13 @@ def _axes(frame: Frame, x_label: str, y_label: str, x_ticks: list[float] | None 
     return out
 
 
-def _legend(frame: Frame, names: list[str], left: bool = False) -> list[str]:
+def _legend(frame: Frame, names: list[str], left: bool = False, colors: list[str] | None = None) -> list[str]:
     out = []
     for k, name in enumerate(names):
         x = PAD_L + 8 if left else frame.width - PAD_R - 110
         y = PAD_T + 10 + 14 * k
-        out.append(f'<rect x="{x}" y="{y - 8}" width="10" height="10" fill="{COLORS[k % len(COLORS)]}"/>')
+        color = colors[k] if colors is not None else COLORS[k % len(COLORS)]
+        out.append(f'<rect x="{x}" y="{y - 8}" width="10" height="10" fill="{color}"/>')
         out.append(f'<text x="{x + 14}" y="{y + 1}">{escape(name)}</text>')
     return out
 
@@ -249,5 +251,36 @@ def psi_chart(items: list[tuple[str, float]], bands: tuple[float, float], title:
                    f'<title>{escape(name)}: {value:.3f}</title></rect>')
         out.append(f'<text x="{x(value) + 4:.1f}" y="{y + 11}">{value:.3f}</text>')
     out.append(f'<line x1="{left}" y1="{PAD_T}" x2="{left}" y2="{bottom}" stroke="black"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def decision_chart(series: dict[str, list[tuple[float, float]]], title: str) -> str:
+    """Decision curves: net benefit (y) against the threshold probability (x) for each series
+    (treat all, the card, ...), with "treat none" as the line at 0. The y axis runs from a
+    little below 0 to the largest net benefit; a curve below it is cut there, as decision curves
+    are drawn (Vickers & Elkin 2006), so treating everyone at high thresholds does not flatten
+    the others."""
+    top = max([y for points in series.values() for _, y in points] + [0.01])
+    bottom = -max(0.02, 0.15 * top)
+    frame = Frame(0, 1, bottom, top * 1.08)
+    out = _open(frame, title, "decision") + _axes(frame, "threshold probability", "net benefit",
+                                                  [0, 0.25, 0.5, 0.75, 1], None, (True, False))
+    out.append(f'<line class="treat-none" x1="{frame.x(0)}" y1="{frame.y(0):.1f}" x2="{frame.x(1)}" '
+               f'y2="{frame.y(0):.1f}" stroke="#999" stroke-dasharray="4 3"/>')
+    for k, (name, points) in enumerate(series.items()):
+        runs: list[list[tuple[float, float]]] = [[]]
+        for x, y in points:  # cut where the curve leaves the plot
+            if y >= bottom:
+                runs[-1].append((x, y))
+            elif runs[-1]:
+                runs.append([])
+        for run in runs:
+            if run:
+                path = " ".join(f"{frame.x(x):.1f},{frame.y(y):.1f}" for x, y in run)
+                out.append(f'<polyline class="curve" data-name="{escape(name)}" points="{path}" fill="none" '
+                           f'stroke="{COLORS[k % len(COLORS)]}" stroke-width="1.8"/>')
+    out += _legend(frame, list(series) + ["treat none"],
+                   colors=[COLORS[k % len(COLORS)] for k in range(len(series))] + ["#999"])
     out.append("</svg>")
     return "\n".join(out) + "\n"

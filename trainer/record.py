@@ -1,6 +1,7 @@
-"""From integer coefficients to the finished model file: terms, training record, risk map,
-golden rows. Every trainer (the 0-1 loss pipeline and the cutting-plane trainer) ends here,
-so the model file is built the same way whatever solved the problem.
+"""From integer coefficients to the finished model file: terms, training record (with each
+``--limit``'s value on the training rows), risk map, golden rows. Every trainer (the 0-1 loss
+pipeline and the cutting-plane trainer) ends here, so the model file is built the same way
+whatever solved the problem.
 """
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from dataclasses import replace
 
 import numpy as np
 from scorecard.runtime import Model, Training
+from scorecard.runtime.limits import limit_from_dict
 
 from .data.design import Design
 from .data.prepare import LabeledData
 from .golden import plain, with_golden
+from .problem import group_limits
 
 
 def model_from_solution(data: LabeledData, design: Design, coef: np.ndarray, intercept: int,
@@ -27,6 +30,16 @@ def model_from_solution(data: LabeledData, design: Design, coef: np.ndarray, int
         missing = {"impute": {name: plain(value) for name, value in data.imputed.items()}}
     return Model(kind=kind, target=data.target, inputs=data.inputs, terms=terms, intercept=int(intercept),
                  missing=missing)
+
+
+def limits_on_training(data: LabeledData, params: dict, positive: np.ndarray) -> tuple[dict, ...]:
+    """``training.limits``: each ``--limit`` of ``params`` (their dict form) with every group's
+    rate on the training rows (``positive``: each row predicted positive), its value and verdict."""
+    limits = tuple(limit_from_dict(raw, f"limits[{k}]") for k, raw in enumerate(params.get("limits") or ()))
+    if not limits:
+        return ()
+    rows = np.arange(len(data.y))
+    return group_limits.record(group_limits.resolve(limits, data, rows, len(rows)), positive)
 
 
 def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercept: int, *, kind: str,
@@ -45,7 +58,7 @@ def finished_model(data: LabeledData, design: Design, coef: np.ndarray, intercep
     model = model_from_solution(data, design, coef, intercept, kind)
     training = Training(solver=solver, status=status, objective=objective, lower_bound=lower_bound, gap=gap,
                         seconds=round(seconds, 3), train_error=errors / data.n_rows, n_rows=data.n_rows,
-                        params=params)
+                        params=params, limits=limits_on_training(data, params, points > -intercept))
     used = [inp.name for inp in model.used_inputs]
     blank = next((name for name in used if name in data.missing_counts), None)
     if blank is None and model.unmet:  # the rule a blank is scored by, checked in every export

@@ -129,3 +129,39 @@ def test_a_target_of_three_values_trains_the_positive_against_the_rest_and_repor
     run = cli("train", data, "--target", "status", "-o", tmp_path / "none.json")
     assert_refused(run, "target column 'status' holds 3 classes ('3', '2', '1'); name the positive one with --positive "
                         "(--positive 3: '3' against the others, which are then the negative class)", tmp_path / "none.json")
+
+
+def _with_site(breastcancer, write):
+    """breastcancer.csv with a column 'site' (a, b, c in turn) beside its own columns."""
+    lines = breastcancer.read_text().splitlines()
+    return write("sites.csv", "\n".join([lines[0] + ",site"] + [f"{line},{'abc'[k % 3]}" for k, line in
+                                                                  enumerate(lines[1:])]) + "\n")
+
+
+def test_report_by_a_column_adds_a_table_of_its_groups(cli, model, write, breastcancer, tmp_path):
+    data = _with_site(breastcancer, write)
+    out = tmp_path / "report.html"
+    run = cli("report", model, "--data", data, "--by", "site", "--by", "UniformityOfCellSize", "-o", out)
+    assert run.code == 0, run.err
+    page = out.read_text(encoding="utf-8")
+    assert page.count("<h3>") == 3 and "<h3>site</h3>" in page and "<h3>site, UniformityOfCellSize</h3>" in page
+    assert "all rows" in page and "too few rows" in page  # the combinations hold small groups
+    out = tmp_path / "refused.html"
+    assert_refused(cli("report", model, "--data", data, "--by", "hospital", "-o", out),
+                   "sites.csv: no column 'hospital' to break the numbers down by (--by)", out)
+    lines = breastcancer.read_text().splitlines()
+    ids = write("ids.csv", "\n".join([lines[0] + ",id"] + [f"{line},{k}" for k, line in enumerate(lines[1:])]) + "\n")
+    assert_refused(cli("report", model, "--data", ids, "--by", "id", "-o", out),
+                   "ids.csv: column 'id' holds 683 values; --by takes a column of at most 30 groups", out)
+
+
+def test_monitor_by_a_column_prints_one_line_per_group(cli, model, write, breastcancer, tmp_path):
+    data = _with_site(breastcancer, write)
+    out = tmp_path / "drift.html"
+    run = cli("monitor", model, "--baseline", data, "--current", data, "--by", "site", "-o", out)
+    assert run.code == 0, run.err
+    page = out.read_text(encoding="utf-8")
+    assert 'id="groups"' in page and page.count("<td>site = ") == 3
+    groups = [line for line in run.out.splitlines() if line.startswith("by site = ")]
+    assert [line.split(":")[0] for line in groups] == ["by site = a", "by site = b", "by site = c"]
+    assert all("score PSI 0.000 (no shift)" in line and "; AUC " in line and "; Brier " in line for line in groups)

@@ -9,14 +9,14 @@ import io
 import math
 import random
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from engines import Elements, chromium, pdf_info, pdf_text, squash
 from paper_models import HOSTILE, breastcancer, diabetes_unmet, hostile, long_card, m_of_n, sleep_apnea
 from scorecard.exporters.layout import card
-from scorecard.exporters.report import ROC_POINTS, _thin, drift_lines, page_interval, render_drift, render_report
-from scorecard.runtime import Model, score
+from scorecard.exporters.report import ROC_POINTS, _thin, drift_lines, page_interval, percent, render_drift, render_report
+from scorecard.runtime import Input, Model, Target, Term, Training, risk, score
 from scorecard.runtime.names import visible
 from scorecard.runtime.table import csv_records
 from scorecard.runtime.validation import drift, read_sample, validate
@@ -120,7 +120,7 @@ def test_report_shows_the_card_and_the_validation_numbers(pages, name):
     assert narrow(f"predicted {m.tp} {m.fp}") in text and narrow(f"not predicted {m.fn} {m.tn}") in text
     for i in v.inputs:
         assert narrow(f"{visible(i.name)} {i.missing}") in text
-    assert report.html.count("<svg") == 3 if model.probability else 2
+    assert report.html.count("<svg") == (4 if model.probability else 3)  # ROC, calibration, scores, decision curve
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -174,3 +174,98 @@ def test_a_roc_curve_of_many_scores_is_drawn_through_a_few_hundred_points():
     drawn = _thin(points)
     assert len(drawn) <= ROC_POINTS + 1 and drawn[0] == points[0] and drawn[-1] == points[-1]
     assert _thin(points[:3]) == points[:3]
+
+
+def test_report_by_group_prints_each_groups_numbers_on_the_sheets_after_the_first(tmp_path):
+    """``report --by site``: the first sheet as without it, then a table of each group's numbers,
+    the group too small for an estimate saying so in words, and the row of all rows."""
+    model = sleep_apnea()
+    rng = random.Random(4)
+    rows = list(csv.reader(io.StringIO(data_csv(model, 1, rows=600))))
+    names = rows[0][:-1]
+    out = [rows[0] + ["site"]]
+    positive = str(model.target.positive)
+    for cells in rows[1:]:  # the outcome drawn from the model's own risk, so both classes are common
+        p = risk(model, score(model, dict(zip(names, cells))))
+        outcome = (positive if rng.random() < p else f"not {positive}") if p is not None else cells[-1]
+        out.append(cells[:-1] + [outcome, "tiny" if len(out) > len(rows) - 3 else rng.choice(["north", "south"])])
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(out)
+    text = buffer.getvalue()
+    header, records = csv_records(io.StringIO(text), "sites.csv")
+    v = validate(model, read_sample(model, header, records, "sites.csv", "required", ["site"]), ["site"])
+    page = _print(tmp_path, "by-site", render_report(model, v, "sites.csv"))
+    first, second = page.text.split("\f")[:2]
+    assert page.pages == 2 and "BY GROUP" not in first and "BY GROUP" in second
+    (table,) = v.subgroups
+    assert [g.label for g in table.groups] == ["north", "south", "tiny"]
+    shown = narrow(second)
+    for g in table.groups[:2] + (table.overall,):
+        assert g.too_few == {}
+        for interval in (g.auc, g.tpr, g.fpr, g.outcome):
+            value, _, rest = page_interval(interval, interval is not g.auc).partition(" (")
+            assert narrow(value) in shown and narrow(rest.rstrip(")")) in shown
+        assert narrow(f"{g.brier:.3f}") in shown
+    assert narrow("too few rows with the outcome") in shown and table.groups[2].auc is None
+    assert narrow(f"all rows {v.rows}") in shown
+
+
+def test_report_draws_the_decision_curve_and_lists_its_net_benefit(pages):
+    model, v, _, report, _ = pages("sleep_apnea")
+    assert 'class="chart decision"' in report.html and 'aria-label="Decision curve: net benefit"' in report.html
+    table = report.html[report.html.index('id="decision"'):]
+    table = table[:table.index("</table>")]
+    at = {round(p.threshold, 2): p for p in v.decision}
+    for t in (0.05, 0.1, 0.5, 0.8):
+        p = at[t]
+        assert f"<td>{round(100 * t)}%</td><td class=\"num\">{p.treat_all:.4f}</td><td class=\"num\">{p.card:.4f}</td>" \
+               f"<td class=\"num\">{p.risk:.4f}</td><td class=\"num\">0</td>" in table
+
+
+def test_a_model_trained_under_limits_reports_each_on_training_and_on_the_data_on_one_sheet(tmp_path):
+    """Two limits on the model's own 'female' column: the recorded training values beside the
+    values counted on the report's data, the page still one sheet."""
+    model = sleep_apnea()
+    records = ({"rate": "fpr", "column": "female", "group": 1, "max": 0.3, "limit": "fpr[female=1] <= 0.3",
+                "groups": [{"group": 1, "count": 12, "rows": 50}], "value": 0.24, "met": True},
+               {"rate": "tpr", "column": "female", "gap": 0.1, "limit": "tpr[female] gap <= 0.1",
+                "groups": [{"group": 0, "count": 80, "rows": 100}, {"group": 1, "count": 40, "rows": 50}],
+                "value": 0.0, "met": True})
+    model = replace(model, training=Training("cbc", "optimal", 0.2, 0.2, 0.0, 1.0, 0.2, 150, limits=records))
+    text = data_csv(model, 3, rows=400)
+    header, rows = csv_records(io.StringIO(text), "base.csv")
+    v = validate(model, read_sample(model, header, rows, "base.csv", "required", ["female"]))
+    first, second = v.limits
+    assert sorted(g.group for g in second.data.groups) == [0, 1] and [g.group for g in first.data.groups] == [1]
+    page = _print(tmp_path, "limits", render_report(model, v, "base.csv"))
+    assert page.pages == 1
+    shown = narrow(page.text)
+    assert narrow("fpr[female=1] <= 0.3") in shown and narrow("0.240 (met)") in shown
+    verdict = "met" if second.data.met else "NOT met"
+    assert narrow(f"{second.data.value:.3f} ({verdict})") in shown
+    for g in first.data.groups:
+        assert narrow(f"{percent(g.rate)} ({g.count} of {g.rows})") in shown
+
+
+def test_a_recalibrated_model_reports_its_risks_before_and_after_on_one_sheet(tmp_path):
+    from scorecard.trainer.recalibrate import recalibrated
+
+    model = Model(kind="linear", target=Target("event", "yes"),
+                  inputs=(Input("age", "numeric"), Input("bp", "numeric"), Input("smoker", "binary")),
+                  terms=(Term("age", ">=", 60, 2, ""), Term("bp", ">=", 140, 2, ""), Term("smoker", "==", 1, 1, "")),
+                  intercept=-3, missing="null", probability={"method": "table", "table": [
+                      {"score": s, "risk": r} for s, r in enumerate((0.02, 0.05, 0.1, 0.2, 0.3, 0.4))]})
+    data = tmp_path / "local.csv"
+    data.write_text(data_csv(model, 5, rows=400), encoding="utf-8")
+    header, rows = csv_records(io.StringIO(data.read_text(encoding="utf-8")), "local.csv")
+    new = recalibrated(model, read_sample(model, header, rows, "local.csv", "required"), str(data), site="clinic 2")
+    header, rows = csv_records(io.StringIO(data.read_text(encoding="utf-8")), "local.csv")
+    v = validate(new, read_sample(new, header, rows, "local.csv", "required"))
+    page = _print(tmp_path, "refit", render_report(new, v, "local.csv"))
+    assert page.pages == 1
+    shown = narrow(page.text)
+    assert narrow("RECALIBRATED RISKS") in shown and narrow("Refitted on") in shown and narrow("(clinic 2)") in shown
+    before, after = v.refit.before, v.refit.after
+    assert narrow(f"{before.brier:.4f} {after.brier:.4f}") in shown
+    assert narrow(page_interval(after.recalibration.slope, digits=2)) in shown
+    assert 'data-name="x"' not in page.html and "before the refit" in page.html  # the chart's two series

@@ -13,7 +13,10 @@ program side is ``formulation/constraints.py``. The pieces, with the paper's sec
 - composition: ``max_features``/``min_features`` (in ``TrainConfig``), at-most-one-of
   groups, if-then requirements and hierarchies (2.5);
 - PILM tiers of coefficient sets with their own penalties (3.2); cut points and negations
-  for M-of-N and TILM rules, and TILM's C_f, C_t, R_max (3.3).
+  for M-of-N and TILM rules, and TILM's C_f, C_t, R_max (3.3);
+- limits on a rate in groups of rows (``--limit "fpr[sex=female] <= 0.15"``, ``"tpr[race] gap
+  <= 0.05"``): :func:`parse_limit` turns the text or a table into a ``runtime.limits.Limit``
+  (the wording, the model file's form and the test on counts live there).
 
 Constraints name *raw* input columns (as in the data); a categorical input's constraint
 applies to all of its one-hot columns. :func:`check_names` refuses unknown names and
@@ -46,6 +49,10 @@ works; plain dicts and lists are turned into the dataclasses below):
     c0 = 0.01
     [cuts]                    # M-of-N / TILM rule thresholds
     age = [40, 60]
+
+and, as a top-level key before the tables, limits in groups of rows (text, or tables):
+
+    limits = ["fpr[sex=female] <= 0.15", {rate = "tpr", column = "race", gap = 0.05}]
 """
 from __future__ import annotations
 
@@ -54,7 +61,10 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from scorecard.runtime.errors import ConfigError
+import re
+
+from scorecard.runtime.errors import ConfigError, ModelError
+from scorecard.runtime.limits import RATES, Limit, limit_from_dict
 
 from .spec import is_finite_number, is_int
 
@@ -233,6 +243,60 @@ class Tier:
     c0: float
 
 
+# ------------------------------------------------------------------ limits in groups of rows
+
+#: What follows a limit's brackets: ``<= R``, ``>= R`` or ``gap <= R`` (R a rate, or a percentage).
+_LIMIT_TAIL = re.compile(r"(gap\s*)?(<=|>=)\s*([^\s%]+)\s*(%?)")
+LIMIT_FORMS = ("RATE[COL=VALUE] <= R, RATE[COL] >= R or RATE[COL] gap <= R, RATE one of "
+               f"{', '.join(RATES)} and R a rate (e.g. 'fpr[sex=female] <= 0.15', 'tpr[race] gap <= 0.05')")
+
+
+def parse_limit(spec: Any, where: str) -> Limit:
+    """A limit from ``--limit`` text or a ``--config`` table (``runtime.limits.Limit``).
+
+    Text: ``RATE[COL=VALUE] <= R`` (a group's rate at most R; ``>=``: at least), ``RATE[COL]
+    <= R`` (every group's), ``RATE[COL] gap <= R`` (the largest difference between two groups);
+    the column is everything before the last ``=`` in the brackets (as in ``--sign``), R a rate
+    in [0, 1] or a percentage (``15%``). A table: ``{rate, column, group?, max | min | gap}``,
+    for names the text cannot hold. The group's value is read against the data later (a number
+    for a column of numbers)."""
+    if isinstance(spec, Limit):
+        return spec
+    if isinstance(spec, Mapping):
+        try:
+            return limit_from_dict(dict(spec), where)
+        except ModelError as exc:
+            raise ConfigError(str(exc)) from None
+    if not isinstance(spec, str):
+        raise ConfigError(f"{where}: {spec!r} is not a limit; write {LIMIT_FORMS}")
+    text = spec.strip()
+    start, end = text.find("["), text.rfind("]")
+    tail = _LIMIT_TAIL.fullmatch(text[end + 1:].strip()) if 0 < start < end else None
+    if tail is None:
+        raise ConfigError(f"{where}: {spec!r} is not a limit; write {LIMIT_FORMS}")
+    rate, inside = text[:start].strip(), text[start + 1:end]
+    column, eq, group = inside.rpartition("=")
+    if not eq:
+        column, group = inside, None
+    gap, sense, number, percent = tail.groups()
+    try:
+        bound = float(number) / (100 if percent else 1)
+    except ValueError:
+        raise ConfigError(f"{where}: {number!r} in {spec!r} is not a number") from None
+    if gap and sense != "<=":
+        raise ConfigError(f"{where}: {spec!r}: a gap has an upper limit only; write gap <= R")
+    raw = {"rate": rate, "column": column.strip(), ("gap" if gap else "max" if sense == "<=" else "min"): bound}
+    if group is not None:
+        raw["group"] = group.strip()
+    if rate not in RATES:
+        raise ConfigError(f"{where}: {rate!r} in {spec!r} is not a rate; use one of {', '.join(RATES)}")
+    if not raw["column"] or raw.get("group") == "":
+        raise ConfigError(f"{where}: {spec!r} names no {'column' if not raw['column'] else 'value'}; write {LIMIT_FORMS}")
+    if not 0 <= bound <= 1:
+        raise ConfigError(f"{where}: {spec!r}: {number}{percent} is not a rate; use a number between 0 and 1 (or 0% to 100%)")
+    return parse_limit(raw, where)
+
+
 # ------------------------------------------------------------------ normalization
 
 
@@ -273,6 +337,11 @@ def normalize_config(values: Mapping[str, Any]) -> dict[str, Any]:
             raise ConfigError(f"cuts.{name}: {given!r} is not valid; use a list of numbers, e.g. [40, 60]")
         cuts[str(name)] = tuple(sorted(set(_as_int_if_whole(v) for v in vals)))
     out["cuts"] = cuts
+    limits = values["limits"]
+    if isinstance(limits, (str, Mapping)):
+        limits = (limits,)
+    out["limits"] = tuple(parse_limit(v, "--limit" if isinstance(v, str) else f"limits[{k}]")
+                          for k, v in enumerate(_list(limits, "limits")))
     return out
 
 
@@ -356,6 +425,7 @@ def plain_params(config: Any) -> dict:
         "hierarchy": [{"leaf": h.leaf, "ancestors": list(h.ancestors)} for h in config.hierarchy],
         "tiers": [{"values": list(t.values.values), "c0": t.c0} for t in config.tiers],
         "cuts": {k: list(v) for k, v in config.cuts.items()},
+        "limits": [limit.to_dict() for limit in config.limits],
     }
 
 
@@ -384,6 +454,8 @@ def constrained_names(config: Any) -> dict[str, list[str]]:
         add(h.leaf, f"hierarchy[{k}].leaf")
         for name in h.ancestors:
             add(name, f"hierarchy[{k}].ancestors")
+    for limit in config.limits:
+        add(limit.column, f"--limit {limit.text!r}")
     return seen
 
 

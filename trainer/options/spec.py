@@ -390,6 +390,16 @@ OPTIONS: tuple[Option, ...] = (
     Option("max_positive_rate", Optional[float], None, Rate(), "Highest share predicted positive.",
            ("--max-positive-rate",), float, metavar="R", section="constraints",
            doc="highest share of training rows predicted positive"),
+    Option("limits", tuple, (), None, "A limit on a rate in groups of a column: 'fpr[sex=female] <= 0.15', "
+           "'tpr[race] >= 0.6', 'tpr[race] gap <= 0.05' (rates fpr, tpr, positive_rate; repeat).", ("--limit",),
+           list[str], metavar="'RATE[COL=VALUE] <= R'", section="constraints",
+           doc="a limit on a rate of the predictions in groups of rows, met exactly on the training data (the "
+               "0-1 loss's integer program, proven optimal under it): `fpr[sex=female] <= 0.15` (that group's false "
+               "positive rate), `tpr[race] >= 0.6` (every group's true positive rate), `tpr[race] gap <= 0.05` "
+               "(the largest difference between two groups' rates); rates `fpr`, `tpr`, `positive_rate`, `<=` or "
+               "`>=` a rate or percentage; COL a column of the data, an input of the card or not (`--coefficients "
+               "COL=0` keeps it off the card); repeat the flag, or `limits = [...]` in TOML (text, or tables "
+               "`{rate, column, group, max / min / gap}`); recorded in `training.limits` with each group's rate"),
     # -------------------------------------------------------- rule models (PILM, M-of-N, TILM)
     Option("tiers", tuple, (), None, "PILM coefficient sets with their own C0 (Section 3.2).", section="rules",
            doc="PILM: coefficient sets with their own C0, from the most interpretable (Section 3.2; "

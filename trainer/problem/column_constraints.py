@@ -10,6 +10,8 @@ from typing import Mapping
 
 import numpy as np
 
+from .group_limits import GroupLimit
+
 Number = int | float
 
 
@@ -42,6 +44,7 @@ class ColumnConstraints:
     max_inputs, min_inputs: ``--max-features``/``--min-features`` counted in raw inputs (a
       data column with all its cut-off conditions or levels is one feature), when some input
       has more than one design column; ``columns_of`` then holds every input.
+    group_limits: ``--limit``s on rates in groups of rows (``group_limits.py``).
     """
 
     coef_values: Mapping[int, tuple[Number, ...]]
@@ -58,6 +61,7 @@ class ColumnConstraints:
     tilm: Tilm | None
     max_inputs: int | None = None
     min_inputs: int | None = None
+    group_limits: tuple[GroupLimit, ...] = ()
 
     @property
     def present(self) -> tuple[str, ...]:
@@ -69,6 +73,7 @@ class ColumnConstraints:
             "max_positive_rate": self.max_positive_rate is not None, "tiers": bool(self.tiers),
             "tilm": self.tilm is not None,
             "features_per_column": self.max_inputs is not None or self.min_inputs is not None,
+            "limits": bool(self.group_limits),
         }
         return tuple(k for k, on in kinds.items() if on)
 

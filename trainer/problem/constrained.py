@@ -4,7 +4,8 @@
 columns and merged rows. :func:`constrained_problem` bridges the two: it builds the
 :class:`~.slim.SlimProblem` of a design with every coefficient set, sign and per-input
 price applied to the box and ``c0`` arrays, and a :class:`ColumnConstraints` holding what a
-box cannot say (value lists, composition, rate limits, PILM tiers, TILM blocks). Backends
+box cannot say (value lists, composition, rate limits, limits in groups of rows, PILM tiers,
+TILM blocks). Backends
 read :attr:`ColumnConstraints.present` to know which of these they must enforce; the MIP
 (``solvers/ip/constraints.py``) enforces all of them. :func:`violations` checks an integer
 model against every constraint with the runtime's rule (score > 0), the check every
@@ -22,6 +23,7 @@ from ..data.prepare import LabeledData
 from ..options.config import TrainConfig
 from ..options.constraints import CoefSet, check_names
 from .column_constraints import ColumnConstraints, Tilm
+from .group_limits import resolve
 from .slim import SlimProblem, build_problem
 
 Number = int | float
@@ -75,6 +77,11 @@ def violations(problem: SlimProblem, coef: np.ndarray, intercept: Number) -> lis
     for name, (sense, bound) in cc.limits().items():
         if (sense == "<=" and counts[name] > bound) or (sense == ">=" and counts[name] < bound):
             out.append(f"{name} = {getattr(cc, name)}: {counts[name]} rows where the limit allows {sense} {bound}")
+    for group_limit in cc.group_limits:
+        for name, terms, sense, bound in group_limit.constraints():
+            total = sum(coefficient * int(per_row[positive].sum()) for coefficient, per_row in terms)
+            if (sense == "<=" and total > bound) or (sense == ">=" and total < bound):
+                out.append(f"{name}: {total} where the limit allows {sense} {bound}")
     if cc.tilm is not None:
         for name, cols in cc.tilm.rules_of.items():
             c = coef[list(cols)]
@@ -214,7 +221,8 @@ def constrained_problem(design: Design, data: LabeledData, config: TrainConfig) 
         at_most_one=tuple(g.of for g in config.at_most_one), implications=tuple(implications),
         pos_n=pos_n, neg_n=neg_n, max_fpr=config.max_fpr, min_tpr=config.min_tpr,
         max_positive_rate=config.max_positive_rate, tiers=tiers, tilm=tilm,
-        max_inputs=config.max_features if by_input else None, min_inputs=config.min_features if by_input else None)
+        max_inputs=config.max_features if by_input else None, min_inputs=config.min_features if by_input else None,
+        group_limits=resolve(config.limits, data, base.row_of, len(base.X)))
     return replace(base, constraints=cc if cc.present else None)
 
 

@@ -45,18 +45,34 @@ def hard_constraints(config: TrainConfig) -> list[tuple[str, TrainConfig]]:
         items = getattr(config, option)
         for k, item in enumerate(items):
             out.append((item.describe(), replace(config, **{option: items[:k] + items[k + 1:]})))
+    for k, limit in enumerate(config.limits):
+        out.append((limit.text, replace(config, limits=config.limits[:k] + config.limits[k + 1:])))
     return out
 
 
+#: The options a named hard constraint lives in.
+FIELDS = ("max_features", "min_features", "max_fpr", "min_tpr", "max_positive_rate", "signs", "coefficients",
+          "intercept_set", "at_most_one", "requires", "hierarchy", "limits")
+
+
 def _without(config: TrainConfig, base: TrainConfig, dropped: set[str]) -> TrainConfig:
-    """``config`` with every constraint named in ``dropped`` removed (names from ``base``)."""
+    """``config`` with every constraint named in ``dropped`` removed (names from ``base``): a
+    list or table option loses the items dropped, each drop on top of the others."""
     for name, relaxed in hard_constraints(base):
-        if name in dropped:
-            changes = {f: getattr(relaxed, f) for f in ("max_features", "min_features", "max_fpr", "min_tpr",
-                                                        "max_positive_rate", "signs", "coefficients",
-                                                        "intercept_set", "at_most_one", "requires", "hierarchy")
-                       if getattr(relaxed, f) != getattr(base, f)}
-            config = replace(config, **changes)
+        if name not in dropped:
+            continue
+        changes = {}
+        for f in FIELDS:
+            before, after, now = getattr(base, f), getattr(relaxed, f), getattr(config, f)
+            if after == before:
+                continue
+            if isinstance(before, tuple):
+                changes[f] = tuple(item for item in now if item in after)
+            elif isinstance(before, dict):
+                changes[f] = {key: value for key, value in now.items() if key in after}
+            else:
+                changes[f] = after
+        config = replace(config, **changes)
     return config
 
 

@@ -282,7 +282,7 @@ def fit_reduced(problem: SlimProblem, options: SolveOptions, width: float | None
     limits (max FPR, min TPR, ...) count every row: with them the problem is solved whole.
     """
     limits = problem.constraints is not None and any(
-        k in problem.constraints.present for k in ("max_fpr", "min_tpr", "max_positive_rate"))
+        k in problem.constraints.present for k in ("max_fpr", "min_tpr", "max_positive_rate", "limits"))
     deadline = options.deadline
     start = warm_start(problem, seconds=options.phase(WARM_START_SHARE, WARM_START_MAX).clock,
                        max_features=problem.max_features, until=deadline.at)

@@ -15,6 +15,13 @@ prediction z_k of each merged row k (1 = positive).
   ties z_k to the score in the direction each count needs (z_k = 0 forces score <= 0 on a
   row with negatives, z_k = 1 forces score >= gamma on a row with positives); the budget
   also needs z_k = 0 => score <= 0 on rows holding only positives, added here;
+- limits in groups of rows (``--limit``, ``problem/group_limits.py``): whole-number constraints on
+  the z_k of each group's rows, made exact in both directions where they need it: a row whose
+  count enters a constraint with a positive coefficient on its "at most" side (or a negative one
+  on its "at least" side) must not read z_k = 0 while its score is > 0, so rows holding only
+  positives get score <= 0 when z_k = 0 (rows with negatives have it); and one entering the
+  other way must not read z_k = 1 while its score is <= 0, so rows holding only negatives get
+  score >= gamma when z_k = 1 (rows with positives have it). A gap counts each group both ways;
 - PILM tiers (Section 3.2, ``pilm.py``) and TILM blocks (Section 3.3, ``tilm.py``).
 """
 from __future__ import annotations
@@ -71,6 +78,7 @@ def add(problem: SlimProblem, h: Handles) -> None:
         _intercept_set(h, cc.intercept_values)
     _composition(problem, h)
     _rates(problem, h)
+    _group_limits(problem, h)
     pilm.add(problem, h)
     tilm.add(problem, h)
 
@@ -160,3 +168,29 @@ def _rates(problem: SlimProblem, h: Handles) -> None:
             if h.z[k] is not None and problem.neg_w[k] == 0:
                 score = h.intercept + pulp.lpSum(float(problem.X[k, j]) * h.coef[j] for j in usable if problem.X[k, j])
                 h.lp += score <= float(h.s_max[k]) * h.z[k], f"budget_{k}"
+
+
+def _group_limits(problem: SlimProblem, h: Handles) -> None:
+    """Each ``--limit`` as its whole-number constraints on z (``GroupLimit.constraints``), and
+    the ties of z to the score that make those counts the runtime's (module docstring)."""
+    cc = problem.constraints
+    up, down = set(), set()  # rows that must not undercount (z = 0, score > 0) / overcount (z = 1, score <= 0)
+    usable = [j for j, var in enumerate(h.coef) if var is not None]
+    made = 0
+    for group_limit in cc.group_limits:
+        for name, terms, sense, bound in group_limit.constraints():
+            total = pulp.lpSum(coefficient * int(per_row[k]) * h.z_expr(k)
+                               for coefficient, per_row in terms for k in np.flatnonzero(per_row))
+            h.lp += (total <= bound) if sense == "<=" else (total >= bound), f"group_limit_{made}"
+            made += 1
+            for coefficient, per_row in terms:
+                rows = np.flatnonzero(per_row).tolist()
+                (up if (coefficient > 0) == (sense == "<=") else down).update(rows)
+    for k in sorted(up | down):
+        if h.z[k] is None:
+            continue
+        score = h.intercept + pulp.lpSum(float(problem.X[k, j]) * h.coef[j] for j in usable if problem.X[k, j])
+        if k in up and problem.neg_w[k] == 0:  # no "neg_k" row: z = 0 must mean score <= 0
+            h.lp += score <= float(h.s_max[k]) * h.z[k], f"group_limit_up_{k}"
+        if k in down and problem.pos_w[k] == 0:  # no "pos_k" row: z = 1 must mean score >= gamma
+            h.lp += score >= h.gamma - float(h.gamma - h.s_min[k]) * (1 - h.z[k]), f"group_limit_down_{k}"
