@@ -466,7 +466,9 @@ def selection_text(t: Training) -> str:
         return ""
     how = f"chosen by {s['folds']}-fold cross-validation (the {s['rule']} rule)"
     if s.get("measure") == "log-loss":
-        how += " on the logistic loss of the risks, as the outcome is rare"
+        how += (" on the logistic loss of the risks, as no card beat the majority class's error"
+                if any("c0" in point for point in s.get("grid", [])) else
+                " on the logistic loss of the risks, as the outcome is rare")
     if s.get("loss") == "empty":
         return f"the empty card: no card beat the majority class on the rows it did not see ({how[7:]})"
     if s.get("loss") == "logistic":

@@ -133,9 +133,10 @@ def selection_lines(s: Mapping[str, Any]) -> list[str]:
         lines.append(f"  {label(point):>{width}}  {risk}{test:>16}  {point['size']:>5.1f}  "
                      f"{100 * point['train_error']:>13.1f}%{mark}")
     if by_log_loss:
-        lines.append("  a rare outcome: the cards compete on the logistic loss of their risks on the rows they did not "
-                     "see (chosen: the smallest card within one standard error of the best; the error rate of a rare "
-                     "outcome cannot tell a risk score from the majority class)")
+        why = ("no card beat the majority class's error" if any("c0" in point for point in grid) else
+               "a rare outcome, whose error rate cannot tell a risk score from the majority class")
+        lines.append(f"  {why}: the cards compete on the logistic loss of their risks on the rows they did not see "
+                     "(chosen: the smallest card within one standard error of the best)")
     else:
         lines.append("  the smallest card whose mean test error is within one standard error of the best")
     lines.append("  empty: no item, the majority class for every row; chosen only when no card beats it")

@@ -151,6 +151,12 @@ def choose_c0(data: LabeledData, config: TrainConfig, deadline: Deadline, progre
     points = sorted(grid_points(results), key=lambda p: p.c0) + logistic + empty
     best = one_standard_error(points, config.max_items)
     selection = Selection(folds=k, points=tuple(points), chosen=None, results=tuple(results), w_pos=config.w_pos)
+    if best is not None and best.loss == EMPTY and logistic and config.w_pos == 0.5:
+        # no card beats the majority class's error: the cards' risks may still rank the rows
+        # (birthwt: every card's error within a row of the majority's); they compete on the
+        # logistic loss, as for a rare outcome, and the empty card stays only if none beats it
+        best = one_standard_error(logistic + empty, config.max_items, LOG_LOSS)
+        selection = replace(selection, measure=LOG_LOSS)
     chosen = _chosen(best, selection, len(data.y))
     return chosen if chosen.loss != ZERO_ONE else replace(chosen, margins=out_of_fold[chosen.chosen])
 

@@ -124,7 +124,8 @@ def _fit(data: LabeledData, config: TrainConfig, progress: Optional[ProgressCall
     if selection.loss == EMPTY:  # the rule found no card better than the majority class
         model = _train(data, config.with_options(c0=middle_c0(len(data.y))), progress, deadline, start,
                        lambda message: None, rows=rows, items=(0, 0))
-        cards = [p.value(selection.measure)[0] for p in selection.points if p.loss != EMPTY and p.size >= 1]
+        cards = [value for p in selection.points if p.loss != EMPTY and p.size >= 1
+                 and (value := p.value(selection.measure)[0]) is not None]
         empty = next(p for p in selection.points if p.loss == EMPTY).value(selection.measure)[0]
         advice.warn(advice.empty_chosen(data, min(cards, default=None), empty, selection.measure), warn)
     else:  # the chosen C0's card, of 1 to --max-items items
